@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+
+export interface TokenRecord {
+  tenantId: string;
+  type: 'access' | 'app';
+  identityId: string | null;
+  accountId: string | null;
+  appId: string | null;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  identityDisabled: boolean | null;
+  isAdmin: boolean;
+}
+
+export interface AccessFacts {
+  exists: boolean;
+  isFriend: boolean;
+  /** The identity this id was merged into, when it no longer exists. */
+  mergedInto: string | null;
+}
+
+export interface NewToken {
+  id: string;
+  tenantId: string;
+  tokenHash: string;
+  type: 'access' | 'app';
+  identityId: string | null;
+  accountId: string | null;
+  appId: string | null;
+  scopes: string[];
+  expiresAt: Date | null;
+}
+
+export interface TokenSummary {
+  id: string;
+  type: 'access' | 'app';
+  identityId: string | null;
+  accountId: string | null;
+  appId: string | null;
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+@Injectable()
+export class AuthRepository {
+  constructor(private readonly database: Database) {}
+
+  /** The token with its identity's state and admin status, in one query. */
+  async findToken(tokenHash: string): Promise<TokenRecord | undefined> {
+    const rows = await this.database.prisma.$queryRaw<TokenRecord[]>`
+      SELECT t.tenant_id AS "tenantId", t.type::text AS "type", t.identity_id AS "identityId",
+             t.account_id AS "accountId", t.app_id AS "appId", t.scopes,
+             t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
+             i.disabled AS "identityDisabled",
+             EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
+                      WHERE ra.tenant_id = t.tenant_id AND ra.identity_id = t.identity_id
+                        AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin"
+        FROM token t
+        LEFT JOIN identity i ON i.tenant_id = t.tenant_id AND i.identity_id = t.identity_id
+       WHERE t.token_hash = ${tokenHash}`;
+    return rows[0];
+  }
+
+  /** Whether `targetId` exists and counts `callerId` among its friends. */
+  async accessFacts(tenantId: string, targetId: string, callerId: string | null): Promise<AccessFacts> {
+    const [facts] = await this.database.prisma.$queryRaw<AccessFacts[]>`
+      SELECT EXISTS (SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${targetId}) AS "exists",
+             EXISTS (SELECT 1 FROM friendship WHERE tenant_id = ${tenantId}
+                        AND identity_id = ${targetId} AND friend_id = ${callerId}) AS "isFriend",
+             (SELECT identity_id FROM identity WHERE tenant_id = ${tenantId}
+                 AND old_identity_ids @> ARRAY[${targetId}]::text[] LIMIT 1) AS "mergedInto"`;
+    return facts;
+  }
+
+  async createToken(token: NewToken): Promise<void> {
+    await this.database.prisma.token.create({ data: token });
+  }
+
+  /** Marks a token revoked; false when no such token is live in the tenant. */
+  async revokeToken(tenantId: string, tokenHash: string): Promise<boolean> {
+    const { count } = await this.database.prisma.token.updateMany({
+      where: { tenantId, tokenHash, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    return count > 0;
+  }
+
+  listTokens(tenantId: string): Promise<TokenSummary[]> {
+    return this.database.prisma.token.findMany({
+      where: { tenantId },
+      orderBy: { createdAt: 'asc' },
+      select: {
+        id: true, type: true, identityId: true, accountId: true, appId: true,
+        scopes: true, expiresAt: true, revokedAt: true, createdAt: true,
+      },
+    });
+  }
+
+  async identityExists(tenantId: string, identityId: string): Promise<boolean> {
+    return (await this.database.prisma.identity.count({ where: { tenantId, identityId } })) > 0;
+  }
+
+  async accountOwner(tenantId: string, accountId: string): Promise<string | undefined> {
+    const account = await this.database.prisma.account.findUnique({
+      where: { tenantId_accountId: { tenantId, accountId } },
+      select: { identityId: true },
+    });
+    return account?.identityId;
+  }
+
+  async tenantExists(tenantId: string): Promise<boolean> {
+    return (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0;
+  }
+}

@@ -1,0 +1,58 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { Forbidden, IdentityMoved, IdentityNotFound } from '../common/errors';
+import { pathParam, requestState } from '../common/http/request-context';
+import { ACCESS_RULE, AccessRule } from './access.decorator';
+import { identityView } from './access-policy';
+import { AuthRepository } from './auth.repository';
+import { Principal } from './principal';
+
+/**
+ * The global authorization guard. Runs after authentication and decides,
+ * with one access query, whether the caller may use the route and, on
+ * `{id}` routes, what it may see of that identity.
+ */
+@Injectable()
+export class IdentityAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthRepository,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.get<AccessRule | undefined>(ACCESS_RULE, context.getHandler());
+    if (rule === 'public') return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const state = requestState(req);
+    const caller = state.principal!;
+    if (rule === 'current') {
+      if (caller.kind !== 'access')
+        throw new Forbidden('An app token has no current identity; name the identity in the path.');
+      return true;
+    }
+    if (rule !== 'identity' && rule !== 'identity-relations')
+      throw new Forbidden('This route declares no access rule.');
+    const identityId = pathParam(req, 'id');
+    const { view, mergedInto } = await this.decide(caller, identityId, rule);
+    if (view !== 'none') {
+      state.target = { identityId, view };
+      return true;
+    }
+    if (mergedInto && (await this.decide(caller, mergedInto, rule)).view !== 'none') {
+      const segments = req.path.split('/');
+      segments[5] = encodeURIComponent(mergedInto);
+      throw new IdentityMoved(segments.join('/'));
+    }
+    throw new IdentityNotFound(identityId);
+  }
+
+  private async decide(caller: Principal, identityId: string, rule: 'identity' | 'identity-relations') {
+    const callerId = caller.kind === 'access' ? caller.identityId : null;
+    const facts = await this.auth.accessFacts(caller.tenantId, identityId, callerId);
+    const view = identityView(caller, { identityId, isFriend: facts.isFriend }, rule);
+    if (view === 'forbidden')
+      throw new Forbidden('This app token lacks the identities:read scope.');
+    return { view: facts.exists ? view : 'none', mergedInto: facts.mergedInto } as const;
+  }
+}

@@ -1,0 +1,143 @@
+import { NestFactory } from '@nestjs/core';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { AuthService } from './auth/auth.service';
+import { CliModule } from './cli.module';
+import { DomainError } from './common/errors';
+import { ConfigError, loadConfig } from './config/app-config';
+import { MigrationError } from './database/migrator';
+import { TenantFileError } from './tenants/tenant-file.validator';
+import { TenantsService } from './tenants/tenants.service';
+
+const USAGE = `Usage: npm run cli -- <command>
+
+  migrate                              apply pending database migrations
+  import <file> [--replace]            import a tenant file (shared import format)
+  export <tenant> [--output <file>]    write a tenant in the import format (no tokens)
+  token create --tenant <t> (--identity <id> [--account <acc>] | --app <name>)
+               [--scope <scope> ...] [--ttl <n>(s|m|h|d)]
+                                       print a new token secret (shown once)
+  token revoke --tenant <t> <secret>   revoke a token
+  token list --tenant <t>              list tokens (never their secrets)`;
+
+class UsageError extends Error {}
+
+const TTL = /^(\d+)([smhd])$/;
+const TTL_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+async function main(argv: string[]): Promise<void> {
+  const { values: opts, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      replace: { type: 'boolean' },
+      output: { type: 'string' },
+      tenant: { type: 'string' },
+      identity: { type: 'string' },
+      account: { type: 'string' },
+      app: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      ttl: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  const [command, ...args] = positionals;
+  if (!command || opts.help) throw new UsageError(USAGE);
+  const config = loadConfig(process.env);
+  if (command === 'migrate') config.migrateOnStart = true;
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
+    logger: ['fatal', 'error', 'warn'],
+  });
+  try {
+    await run(app.get(TenantsService), app.get(AuthService), command, args, opts);
+  } finally {
+    await app.close();
+  }
+}
+
+async function run(
+  tenants: TenantsService,
+  auth: AuthService,
+  command: string,
+  args: string[],
+  opts: Record<string, string | boolean | string[] | undefined>,
+): Promise<void> {
+  const need = (value: unknown, what: string) => {
+    if (typeof value !== 'string' || value === '') throw new UsageError(`Missing ${what}.\n\n${USAGE}`);
+    return value;
+  };
+  switch (`${command} ${command === 'token' ? (args[0] ?? '') : ''}`.trim()) {
+    case 'migrate':
+      return console.log('Migrations are up to date.');
+    case 'import': {
+      const file = need(args[0], 'the file to import');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (error) {
+        throw new TenantFileError([{ field: '$', message: `cannot read JSON from ${file}: ${(error as Error).message}` }]);
+      }
+      const started = Date.now();
+      const s = await tenants.importTenant(parsed, { replace: opts.replace === true });
+      return console.log(
+        `${s.replaced ? 'Replaced' : 'Imported'} tenant "${s.tenantId}": ${s.identities} identities, ` +
+          `${s.accounts} accounts, ${s.friendships} friendships, ${s.tokens} tokens in ${Date.now() - started} ms.`,
+      );
+    }
+    case 'export': {
+      const tenantId = need(args[0], 'the tenant to export');
+      const file = await tenants.exportTenant(tenantId);
+      if (!file) throw new UsageError(`Unknown tenant "${tenantId}".`);
+      const json = `${JSON.stringify(file, null, 2)}\n`;
+      if (typeof opts.output === 'string') return writeFileSync(opts.output, json);
+      return void process.stdout.write(json);
+    }
+    case 'token create': {
+      const ttl = typeof opts.ttl === 'string' ? TTL.exec(opts.ttl) : null;
+      if (opts.ttl !== undefined && !ttl) throw new UsageError('--ttl takes a number and a unit: 90s, 15m, 1h, 7d.');
+      const secret = await auth.createToken({
+        tenantId: need(opts.tenant, '--tenant'),
+        identityId: opts.identity as string | undefined,
+        accountId: opts.account as string | undefined,
+        appId: opts.app as string | undefined,
+        scopes: (opts.scope as string[] | undefined) ?? [],
+        ttlSeconds: ttl ? Number(ttl[1]) * TTL_SECONDS[ttl[2] as keyof typeof TTL_SECONDS] : undefined,
+      });
+      return console.log(secret);
+    }
+    case 'token revoke': {
+      const revoked = await auth.revokeToken(need(opts.tenant, '--tenant'), need(args[1], 'the token secret'));
+      if (!revoked) throw new UsageError('No live token with that secret in this tenant.');
+      return console.log('Revoked.');
+    }
+    case 'token list': {
+      for (const t of await auth.listTokens(need(opts.tenant, '--tenant')))
+        console.log(
+          JSON.stringify({
+            id: t.id,
+            type: t.type,
+            owner: t.type === 'access' ? t.identityId : t.appId,
+            ...(t.accountId ? { accountId: t.accountId } : {}),
+            scopes: t.scopes,
+            expiresAt: t.expiresAt?.toISOString() ?? null,
+            revoked: t.revokedAt !== null,
+          }),
+        );
+      return;
+    }
+    default:
+      throw new UsageError(`Unknown command "${[command, ...args.slice(0, 1)].join(' ')}".\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: Error) => {
+  const known =
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof TenantFileError ||
+    error instanceof MigrationError ||
+    error instanceof DomainError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  console.error(known ? error.message : error.stack);
+  process.exit(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+});

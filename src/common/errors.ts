@@ -1,0 +1,92 @@
+import { FieldError } from './validation/field-errors';
+
+/**
+ * An error a client caused or may see. The exception filter renders each as
+ * an RFC 9457 problem; `type` is `urn:problem:identity:<slug>`.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  abstract readonly slug: string;
+  abstract readonly title: string;
+  readonly headers: Record<string, string> = {};
+  readonly errors?: FieldError[];
+}
+
+export class InvalidRequest extends DomainError {
+  readonly status = 400;
+  readonly slug = 'invalid-request';
+  readonly title = 'Invalid request';
+  constructor(detail: string, readonly errors?: FieldError[]) {
+    super(detail);
+  }
+}
+
+export class AuthenticationRequired extends DomainError {
+  readonly status = 401;
+  readonly slug = 'unauthorized';
+  readonly title = 'Authentication required';
+  constructor(realm: string, tokenSent: boolean) {
+    super(
+      tokenSent
+        ? 'The access token is unknown, expired or revoked, or was issued for another tenant.'
+        : 'Send an access token in the Authorization header (Bearer) or in the access_token query parameter.',
+    );
+    this.headers['WWW-Authenticate'] = tokenSent
+      ? `Bearer realm="${realm}", error="invalid_token"`
+      : `Bearer realm="${realm}"`;
+  }
+}
+
+export class Forbidden extends DomainError {
+  readonly status = 403;
+  readonly slug = 'forbidden';
+  readonly title = 'Forbidden';
+}
+
+export class IdentityNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'identity-not-found';
+  readonly title = 'Identity not found';
+  constructor(identityId: string) {
+    super(`No identity "${identityId}" is visible to the caller in this tenant.`);
+  }
+}
+
+export class RouteNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'not-found';
+  readonly title = 'Not found';
+  constructor(path: string) {
+    super(`There is no resource at ${path}.`);
+  }
+}
+
+export class MethodNotAllowed extends DomainError {
+  readonly status = 405;
+  readonly slug = 'method-not-allowed';
+  readonly title = 'Method not allowed';
+  constructor(method: string, allow: string[]) {
+    super(`${method} is not allowed here; allowed: ${allow.join(', ')}.`);
+    this.headers['Allow'] = allow.join(', ');
+  }
+}
+
+export class NotAcceptable extends DomainError {
+  readonly status = 406;
+  readonly slug = 'not-acceptable';
+  readonly title = 'Not acceptable';
+  constructor() {
+    super('This resource is only available as application/json.');
+  }
+}
+
+/** Not an error: the identity was merged into another; follow Location. */
+export class IdentityMoved extends DomainError {
+  readonly status = 308;
+  readonly slug = 'identity-moved';
+  readonly title = 'Identity moved';
+  constructor(readonly location: string) {
+    super(`The identity was merged; it is now at ${location}.`);
+    this.headers['Location'] = location;
+  }
+}

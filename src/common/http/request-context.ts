@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import type { Principal } from '../../auth/principal';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** What the service attaches to a request as it passes the layers. */
+export interface RequestState {
+  id: string;
+  principal?: Principal;
+  /** Set by the access guard on `{id}` routes. */
+  target?: { identityId: string; view: 'full' | 'public' };
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+export function requestState(req: Request): RequestState {
+  let state = states.get(req);
+  if (!state) {
+    const sent = req.get('x-request-id');
+    state = { id: sent && REQUEST_ID.test(sent) ? sent : randomUUID() };
+    states.set(req, state);
+  }
+  return state;
+}
+
+/** Whether the request carries its token in the URL (RFC 6750 §2.3). */
+export function hasTokenInQuery(req: Request): boolean {
+  return Object.prototype.hasOwnProperty.call(req.query ?? {}, 'access_token');
+}
+
+/** A named path parameter as one string. */
+export function pathParam(req: Request, name: string): string {
+  const value = req.params?.[name];
+  return Array.isArray(value) ? value.join('/') : (value ?? '');
+}

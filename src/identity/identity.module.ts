@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { IdentityController } from './identity.controller';
+import { IdentityRepository } from './identity.repository';
+import { IdentityService } from './identity.service';
+
+@Module({
+  controllers: [IdentityController],
+  providers: [IdentityService, IdentityRepository],
+})
+export class IdentityModule {}

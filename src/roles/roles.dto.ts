@@ -1,0 +1,4 @@
+/** A role as the API returns it. */
+export interface RoleResponse {
+  name: string;
+}

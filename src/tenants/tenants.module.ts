@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { DemoSeeder } from './demo-seeder';
+import { TenantsRepository } from './tenants.repository';
+import { TenantsService } from './tenants.service';
+
+/** Tenant import and export (the import format), and the demo data. */
+@Module({
+  providers: [TenantsService, TenantsRepository, DemoSeeder],
+  exports: [TenantsService, DemoSeeder],
+})
+export class TenantsModule {}

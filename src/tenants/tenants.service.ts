@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { formatUtcDateTime } from '../common/representation';
+import { TenantData } from './tenant-data';
+import { TenantFileError, validateTenantFile } from './tenant-file.validator';
+import { TenantsRepository } from './tenants.repository';
+
+export interface ImportSummary {
+  tenantId: string;
+  replaced: boolean;
+  identities: number;
+  accounts: number;
+  friendships: number;
+  tokens: number;
+}
+
+@Injectable()
+export class TenantsService {
+  constructor(private readonly tenants: TenantsRepository) {}
+
+  /**
+   * Imports a parsed tenant file, all or nothing. Throws TenantFileError for
+   * a file that breaks the format or names a tenant that exists already
+   * (unless `replace`).
+   */
+  async importTenant(file: unknown, { replace = false } = {}): Promise<ImportSummary> {
+    const data = validateTenantFile(file);
+    const existed = await this.tenants.exists(data.tenant.id);
+    if (existed && !replace)
+      throw new TenantFileError([
+        {
+          field: 'tenant.id',
+          message: `tenant "${data.tenant.id}" exists already; import with --replace to replace it`,
+        },
+      ]);
+    await this.tenants.write(data, replace);
+    return {
+      tenantId: data.tenant.id,
+      replaced: existed,
+      identities: data.identities.length,
+      accounts: data.accounts.length,
+      friendships: data.friendships.length / 2,
+      tokens: data.tokens.length,
+    };
+  }
+
+  /** The tenant in the import format, tokens left out; undefined when unknown. */
+  async exportTenant(tenantId: string): Promise<object | undefined> {
+    const data = await this.tenants.read(tenantId);
+    return data && toTenantFile(data);
+  }
+
+  hasTenant(tenantId: string): Promise<boolean> {
+    return this.tenants.exists(tenantId);
+  }
+
+  async hasTenants(): Promise<boolean> {
+    return (await this.tenants.countTenants()) > 0;
+  }
+}
+
+const present = <T extends object>(record: T) =>
+  Object.fromEntries(
+    Object.entries(record).filter(
+      ([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0),
+    ),
+  );
+
+function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
+  const group = <T extends { identityId: string }>(rows: T[]) => {
+    const byIdentity = new Map<string, T[]>();
+    for (const row of rows) byIdentity.set(row.identityId, [...(byIdentity.get(row.identityId) ?? []), row]);
+    return byIdentity;
+  };
+  const accounts = group(data.accounts);
+  const friends = group(data.friendships);
+  const roles = group(data.roleAssignments);
+  return {
+    tenant: data.tenant,
+    accountProviders: data.providers.map(({ position: _position, ...p }) => present(p)),
+    identities: data.identities.map((identity) =>
+      present({
+        ...identity,
+        lastLogin: identity.lastLogin && formatUtcDateTime(identity.lastLogin),
+        properties: identity.properties,
+        accounts: (accounts.get(identity.identityId) ?? []).map(({ identityId: _id, ...a }) => present(a)),
+        roles: (roles.get(identity.identityId) ?? []).map((r) => r.roleName),
+        friends: (friends.get(identity.identityId) ?? []).map((f) => f.friendId),
+      }),
+    ),
+  };
+}
