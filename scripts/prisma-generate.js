@@ -12,6 +12,7 @@ env.PRISMA_HIDE_UPDATE_MESSAGE = '1';
 const result = spawnSync(
   process.execPath,
   [require.resolve('prisma/build/index.js'), 'generate', '--no-hints'],
-  { env, stdio: ['ignore', 'ignore', 'inherit'] },
+  { env, encoding: 'utf8' },
 );
+if (result.status !== 0) process.stderr.write(result.stdout + result.stderr);
 process.exit(result.status ?? 1);

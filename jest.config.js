@@ -1,0 +1,38 @@
+// Tests run through SWC (decorators with metadata, CommonJS output). The
+// @nestjs packages ship as ES modules, so they are transformed as well.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2023',
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const common = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)s$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+};
+
+/** End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. */
+const e2e = (name, database) => ({
+  ...common,
+  displayName: name,
+  rootDir: '.',
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  globals: { TEST_DATABASE_KIND: database },
+});
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    e2e('e2e-postgres', 'postgres'),
+    e2e('e2e-embedded', 'embedded'),
+  ],
+};

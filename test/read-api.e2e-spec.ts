@@ -1,0 +1,227 @@
+import { API, bearer, example, TOKENS } from './support/example';
+import { startTestApp, TestApp } from './support/test-app';
+
+describe('GET endpoints (example tenant)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp([example()]);
+  });
+  afterAll(() => t.close());
+
+  const ADA = {
+    identityId: 'ada',
+    displayName: 'Ada Lovelace',
+    userName: 'ada',
+    emailAddress: 'ada@example.org',
+    emailAddresses: ['ada@example.org', 'countess@example.net'],
+    emailAddressVerified: true,
+    givenName: 'Ada',
+    givenNames: ['Ada', 'Augusta'],
+    surname: 'Lovelace',
+    surnames: ['Lovelace', 'King'],
+    locality: 'en-GB',
+    localities: ['en-GB', 'fr-FR'],
+    mobilePhone: '+44 20 7946 0018',
+    mobilePhoneVerified: true,
+    privatePersonalIdentifier: 'b1f3c2d4-0001',
+    lastLogin: '2026-11-20T08:15:30.250',
+    smallPictures: ['https://pictures.example.org/ada/s.jpg'],
+    mediumPictures: ['https://pictures.example.org/ada/m.jpg'],
+    largePictures: ['https://pictures.example.org/ada/l.jpg'],
+    userNamePasswordAccountUserName: 'ada',
+    oldIdentityIds: ['ada-old'],
+    properties: { department: 'Analytical Engines', employeeNumber: '1815' },
+    disabled: false,
+    isArchived: false,
+  };
+
+  it('returns the current identity with every field', async () => {
+    const res = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.headers.etag).toMatch(/^"\d+"$/);
+    expect(res.body).toStrictEqual(ADA);
+  });
+
+  it('returns the same identity by id', async () => {
+    const res = await t.http().get(`${API}/ada`).set(bearer(TOKENS.ada)).expect(200);
+    expect(res.body).toStrictEqual(ADA);
+  });
+
+  it('leaves out absent fields and keeps the always-present ones', async () => {
+    const res = await t.http().get(`${API}/mary`).set(bearer(TOKENS.ada)).expect(200);
+    expect(res.body).toStrictEqual({
+      identityId: 'mary',
+      displayName: 'Mary Somerville',
+      emailAddress: 'mary@example.org',
+      emailAddresses: ['mary@example.org'],
+      emailAddressVerified: false,
+      givenName: 'Mary',
+      givenNames: ['Mary'],
+      surname: 'Somerville',
+      surnames: ['Somerville'],
+      locality: 'en-GB',
+      localities: ['en-GB'],
+      mobilePhoneVerified: false,
+      oldIdentityIds: [],
+      properties: {},
+      disabled: false,
+      isArchived: false,
+    });
+  });
+
+  it('holds exactly the always-present fields for an identity with no optional field', async () => {
+    const file = example();
+    file.tenant.id = 'bare-tenant';
+    file.identities.push({ identityId: 'bare' });
+    file.tokens = [{ token: 'bare-tenant-app-token-01', type: 'app', appId: 'x', scopes: ['identities:read'] }];
+    await t.tenants.importTenant(file);
+    const res = await t
+      .http()
+      .get('/bare-tenant/api/identity/v1/bare')
+      .set(bearer('bare-tenant-app-token-01'))
+      .expect(200);
+    expect(res.body).toStrictEqual({
+      identityId: 'bare',
+      emailAddresses: [],
+      emailAddressVerified: false,
+      givenNames: [],
+      surnames: [],
+      localities: [],
+      mobilePhoneVerified: false,
+      oldIdentityIds: [],
+      properties: {},
+      disabled: false,
+      isArchived: false,
+    });
+  });
+
+  it('groups accounts by provider in the tenant order, including providers without accounts', async () => {
+    const res = await t.http().get(`${API}/accounts`).set(bearer(TOKENS.ada)).expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.body).toStrictEqual([
+      {
+        accountProviderId: 'password',
+        displayName: 'User name and password',
+        signInUrl: 'https://login.example.org/example/password/link',
+        canAddAnotherAccount: false,
+        accounts: [
+          {
+            accountId: 'acc-ada-password',
+            issuedUserId: 'ada',
+            displayName: 'ada',
+            emailAddress: 'ada@example.org',
+            isCurrent: false,
+          },
+        ],
+      },
+      {
+        accountProviderId: 'google',
+        displayName: 'Google',
+        providerImageUrl: 'https://static.example.org/providers/google.png',
+        signInUrl: 'https://login.example.org/example/google/link',
+        canAddAnotherAccount: true,
+        accounts: [
+          {
+            accountId: 'acc-ada-google-1',
+            issuedUserId: '108234567890123456789',
+            accountPrivatePersonalIdentifier: 'g-ppid-ada-1',
+            displayName: 'Ada Lovelace',
+            emailAddress: 'ada@example.org',
+            accountProfileUrl: 'https://profiles.example.com/108234567890123456789',
+            pictureUrl: 'https://pictures.example.com/108234567890123456789.jpg',
+            isCurrent: true,
+          },
+          {
+            accountId: 'acc-ada-google-2',
+            issuedUserId: '108234567890123456790',
+            displayName: 'Countess of Lovelace',
+            emailAddress: 'countess@example.net',
+            isCurrent: false,
+          },
+        ],
+      },
+      {
+        accountProviderId: 'github',
+        displayName: 'GitHub',
+        providerImageUrl: 'https://static.example.org/providers/github.png',
+        signInUrl: 'https://login.example.org/example/github/link',
+        canAddAnotherAccount: true,
+        accounts: [],
+      },
+    ]);
+  });
+
+  it('marks no account current for a token without an account, or an app token', async () => {
+    const own = await t.http().get(`${API}/accounts`).set(bearer(TOKENS.mary)).expect(200);
+    expect(own.body.map((p: { accounts: unknown[] }) => p.accounts)).toStrictEqual([[], [], []]);
+    const app = await t.http().get(`${API}/ada/accounts`).set(bearer(TOKENS.crm)).expect(200);
+    const current = app.body.flatMap((p: { accounts: { isCurrent: boolean }[] }) =>
+      p.accounts.map((a) => a.isCurrent),
+    );
+    expect(current).toStrictEqual([false, false, false]);
+  });
+
+  it('lists friends ordered by display name', async () => {
+    const res = await t.http().get(`${API}/friends`).set(bearer(TOKENS.ada)).expect(200);
+    expect(res.body).toStrictEqual([
+      {
+        identityId: 'charles',
+        displayName: 'Charles Babbage',
+        smallPictures: ['https://pictures.example.org/charles/s.jpg'],
+      },
+      { identityId: 'mary', displayName: 'Mary Somerville' },
+    ]);
+  });
+
+  it('makes friendship mutual', async () => {
+    const res = await t.http().get(`${API}/mary/friends`).set(bearer(TOKENS.crm)).expect(200);
+    expect(res.body.map((f: { identityId: string }) => f.identityId)).toStrictEqual(['ada', 'charles']);
+  });
+
+  it('lists roles by name, and an empty array for none', async () => {
+    const ada = await t.http().get(`${API}/roles`).set(bearer(TOKENS.ada)).expect(200);
+    expect(ada.body).toStrictEqual([{ name: 'admin' }, { name: 'member' }]);
+    const mary = await t.http().get(`${API}/roles`).set(bearer(TOKENS.mary)).expect(200);
+    expect(mary.body).toStrictEqual([]);
+  });
+
+  it('accepts the token in the query string and then forbids storing the response', async () => {
+    const res = await t.http().get(`${API}/roles?access_token=${TOKENS.ada}`).expect(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toStrictEqual([{ name: 'admin' }, { name: 'member' }]);
+  });
+
+  it('answers 404 for an unknown id and for an id of another tenant', async () => {
+    const other = example();
+    other.tenant.id = 'other';
+    other.identities = [{ identityId: 'stranger' }];
+    other.tokens = [];
+    await t.tenants.importTenant(other);
+    for (const id of ['does-not-exist', 'stranger']) {
+      const res = await t.http().get(`${API}/${id}`).set(bearer(TOKENS.ada)).expect(404);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect(res.body).toStrictEqual({
+        type: 'urn:problem:identity:identity-not-found',
+        title: 'Identity not found',
+        status: 404,
+        detail: `No identity "${id}" is visible to the caller in this tenant.`,
+        instance: `${API}/${id}`,
+      });
+    }
+  });
+
+  it('keeps unicode intact', async () => {
+    const file = example();
+    file.tenant.id = 'unicode';
+    file.identities = [{ identityId: 'u1', displayName: 'Zoë Ångström 漢字 🚀', givenName: 'Zoë' }];
+    file.tokens = [{ token: 'unicode-app-token-000001', type: 'app', appId: 'x', scopes: ['identities:read'] }];
+    await t.tenants.importTenant(file);
+    const res = await t
+      .http()
+      .get('/unicode/api/identity/v1/u1?fields=displayName,givenNames')
+      .set(bearer('unicode-app-token-000001'))
+      .expect(200);
+    expect(res.body).toStrictEqual({ identityId: 'u1', displayName: 'Zoë Ångström 漢字 🚀', givenNames: ['Zoë'] });
+  });
+});

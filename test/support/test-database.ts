@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+
+declare const TEST_DATABASE_KIND: 'postgres' | 'embedded';
+
+/** The server that e2e tests create their databases on. */
+export const ADMIN_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export const databaseKind = (): 'postgres' | 'embedded' => TEST_DATABASE_KIND;
+
+export interface TestDatabase {
+  config: AppConfig;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(
+      `The PostgreSQL e2e tests need a server at ${ADMIN_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`,
+    );
+  }
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, empty database for one test file: PostgreSQL or in-memory PGlite. */
+export async function createTestDatabase(overrides: Partial<AppConfig> = {}): Promise<TestDatabase> {
+  const base = loadConfig({ SEED_DEMO: 'false', LOG_LEVEL: 'error' });
+  if (databaseKind() === 'embedded')
+    return { config: { ...base, dataDir: 'memory://', ...overrides }, drop: async () => {} };
+  const name = `identity_test_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    config: { ...base, databaseUrl: url.toString(), databasePoolSize: 4, ...overrides },
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
