@@ -65,7 +65,11 @@ export class TenantsRepository {
           orderBy: { identityId: 'asc' },
           omit: { tenantId: true, version: true, createdAt: true, updatedAt: true },
         }),
-        prisma.account.findMany({ where, orderBy: { accountId: 'asc' }, omit: { tenantId: true } }),
+        prisma.account.findMany({
+          where,
+          orderBy: [{ provider: { position: 'asc' } }, { accountId: 'asc' }],
+          omit: { tenantId: true },
+        }),
         prisma.friendship.findMany({ where, orderBy: [{ identityId: 'asc' }, { friendId: 'asc' }], omit: { tenantId: true } }),
         prisma.role.findMany({ where, orderBy: { name: 'asc' }, select: { name: true } }),
         prisma.roleAssignment.findMany({ where, orderBy: [{ identityId: 'asc' }, { roleName: 'asc' }], omit: { tenantId: true } }),

@@ -42,6 +42,19 @@ export async function createTestDatabase(overrides: Partial<AppConfig> = {}): Pr
   url.pathname = `/${name}`;
   return {
     config: { ...base, databaseUrl: url.toString(), databasePoolSize: 4, ...overrides },
-    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+    drop: () => admin((c) => dropWhenIdle(c, name)),
   };
+}
+
+/**
+ * A closed pool's connections linger for a moment; dropping the database
+ * under them would make them report errors. Wait for them to go first.
+ */
+async function dropWhenIdle(client: Client, name: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    if (rows[0].n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
