@@ -1,5 +1,5 @@
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
-import { API, bearer, example, TOKENS } from './support/example';
+import { bearer, example, TOKENS } from './support/example';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Every row of every table of a tenant, to prove a failed import changed nothing. */
@@ -28,10 +28,10 @@ async function importErrors(t: TestApp, file: unknown, replace = false) {
 
 describe('tenant import and export', () => {
   let t: TestApp;
-  beforeEach(async () => {
+  beforeAll(async () => {
     t = await startTestApp([example()]);
   });
-  afterEach(() => t.close());
+  afterAll(() => t.close());
 
   it('stores only hashes of token secrets', async () => {
     const tokens = await t.database.prisma.token.findMany();
@@ -51,18 +51,23 @@ describe('tenant import and export', () => {
   });
 
   it('replaces a tenant with exactly what the file says, leaving other tenants alone', async () => {
-    await t.tenants.importTenant({ tenant: { id: 'bystander', name: 'B' }, identities: [{ identityId: 'x' }] });
+    const original = example();
+    original.tenant.id = 'replaced';
+    original.tokens = [{ token: 'replaced-ada-token-00001', type: 'access', identityId: 'ada' }];
+    await t.tenants.importTenant(original);
+    const bystander = await snapshot(t);
     const file = example();
+    file.tenant.id = 'replaced';
     file.identities = [{ identityId: 'only', displayName: 'Only One' }];
     file.tokens = [{ token: 'only-app-token-00000001', type: 'app', appId: 'a', scopes: ['identities:read'] }];
     const summary = await t.tenants.importTenant(file, { replace: true });
-    expect(summary).toStrictEqual({ tenantId: 'example', replaced: true, identities: 1, accounts: 0, friendships: 0, tokens: 1 });
-    const ids = await t.database.prisma.identity.findMany({ select: { tenantId: true, identityId: true }, orderBy: { tenantId: 'asc' } });
-    expect(ids).toStrictEqual([
-      { tenantId: 'bystander', identityId: 'x' },
-      { tenantId: 'example', identityId: 'only' },
-    ]);
-    await t.http().get(API).set(bearer(TOKENS.ada)).expect(401);
+    expect(summary).toStrictEqual({ tenantId: 'replaced', replaced: true, identities: 1, accounts: 0, friendships: 0, tokens: 1 });
+    const ids = await t.database.prisma.identity.findMany({ where: { tenantId: 'replaced' }, select: { identityId: true } });
+    expect(ids).toStrictEqual([{ identityId: 'only' }]);
+    await t.http().get('/replaced/api/identity/v1').set(bearer('replaced-ada-token-00001')).expect(401);
+    const untouched = await snapshot(t);
+    const example_ = (rows: { tenantId?: string; id?: string }[]) => rows.filter((r) => (r.tenantId ?? r.id) === 'example');
+    expect(untouched.map(example_)).toStrictEqual(bystander.map(example_));
   });
 
   it('round-trips export → import', async () => {
