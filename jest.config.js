@@ -21,18 +21,19 @@ const common = {
 };
 
 /** End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. */
-const e2e = (name, database) => ({
+const e2e = (name, database, extra = []) => ({
   ...common,
   displayName: name,
   rootDir: '.',
-  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', ...extra],
   globals: { TEST_DATABASE_KIND: database },
 });
 
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    e2e('e2e-postgres', 'postgres'),
+    // *.pg-e2e-spec.ts need a server several processes can share.
+    e2e('e2e-postgres', 'postgres', ['<rootDir>/test/**/*.pg-e2e-spec.ts']),
     e2e('e2e-embedded', 'embedded'),
   ],
 };

@@ -40,9 +40,12 @@ const toInt = ({ value }: { value: unknown }) =>
 const toBool = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
 
+const port = { message: 'must be a whole number from 1 to 65535' };
+const poolSize = { message: 'must be a whole number from 1 to 1000' };
+
 /** The environment variables, named exactly as an operator sets them. */
 class Environment {
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @IsOptional() @Transform(toInt) @IsInt(port) @Min(1, port) @Max(65535, port)
   PORT: number = 3000;
 
   @IsOptional()
@@ -54,7 +57,7 @@ class Environment {
   @IsOptional() @IsString() @MinLength(1)
   DATA_DIR: string = '.data/pglite';
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @IsOptional() @Transform(toInt) @IsInt(poolSize) @Min(1, poolSize) @Max(1000, poolSize)
   DATABASE_POOL_SIZE: number = 10;
 
   @IsOptional() @Transform(toBool) @IsBoolean({ message: 'must be true or false' })
@@ -80,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const parsed = plainToInstance(Environment, set, {
     excludeExtraneousValues: false,
   });
-  const errors = validateSync(parsed, { whitelist: true });
+  const errors = validateSync(parsed, { whitelist: true, stopAtFirstError: true });
   if (errors.length > 0) {
     const lines = errors.map(
       (e) =>

@@ -1,0 +1,33 @@
+import { bearer } from './support/example';
+import { generatedTenant } from './support/generated-tenant';
+import { startTestApp, TestApp } from './support/test-app';
+
+describe('a 10,000-identity import', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('loads everything in one transaction and serves it', async () => {
+    const summary = await t.tenants.importTenant(generatedTenant('large', 10_000));
+    expect(summary).toStrictEqual({
+      tenantId: 'large',
+      replaced: false,
+      identities: 10_000,
+      accounts: 10_000,
+      friendships: 10_000,
+      tokens: 1,
+    });
+    expect(await t.database.prisma.friendship.count({ where: { tenantId: 'large' } })).toBe(20_000);
+    const res = await t
+      .http()
+      .get('/large/api/identity/v1/user-009999/friends')
+      .set(bearer('large-reader-app-token-0001'))
+      .expect(200);
+    expect(res.body).toStrictEqual([
+      { identityId: 'user-000000', displayName: 'User 000000' },
+      { identityId: 'user-009998', displayName: 'User 009998' },
+    ]);
+  }, 120_000);
+});
