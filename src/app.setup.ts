@@ -9,7 +9,9 @@ import { toFieldErrors } from './common/validation/field-errors';
  * HTTP behaviour shared by the server and the end-to-end tests. The app must
  * be created with `bodyParser: false`: JSON is the only body this API takes.
  */
-export function configureApp(app: NestExpressApplication): NestExpressApplication {
+export function configureApp(
+  app: NestExpressApplication,
+): NestExpressApplication {
   app.disable('x-powered-by');
   // ETags are set deliberately on identity responses only.
   app.set('etag', false);

@@ -45,11 +45,20 @@ async function main(argv: string[]): Promise<void> {
   if (!command || opts.help) throw new UsageError(USAGE);
   const config = loadConfig(process.env);
   if (command === 'migrate') config.migrateOnStart = true;
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
-    logger: ['fatal', 'error', 'warn'],
-  });
+  const app = await NestFactory.createApplicationContext(
+    CliModule.forRoot(config),
+    {
+      logger: ['fatal', 'error', 'warn'],
+    },
+  );
   try {
-    await run(app.get(TenantsService), app.get(AuthService), command, args, opts);
+    await run(
+      app.get(TenantsService),
+      app.get(AuthService),
+      command,
+      args,
+      opts,
+    );
   } finally {
     await app.close();
   }
@@ -63,7 +72,8 @@ async function run(
   opts: Record<string, string | boolean | string[] | undefined>,
 ): Promise<void> {
   const need = (value: unknown, what: string) => {
-    if (typeof value !== 'string' || value === '') throw new UsageError(`Missing ${what}.\n\n${USAGE}`);
+    if (typeof value !== 'string' || value === '')
+      throw new UsageError(`Missing ${what}.\n\n${USAGE}`);
     return value;
   };
   switch (`${command} ${command === 'token' ? (args[0] ?? '') : ''}`.trim()) {
@@ -75,10 +85,17 @@ async function run(
       try {
         parsed = JSON.parse(readFileSync(file, 'utf8'));
       } catch (error) {
-        throw new TenantFileError([{ field: '$', message: `cannot read JSON from ${file}: ${(error as Error).message}` }]);
+        throw new TenantFileError([
+          {
+            field: '$',
+            message: `cannot read JSON from ${file}: ${(error as Error).message}`,
+          },
+        ]);
       }
       const started = Date.now();
-      const s = await tenants.importTenant(parsed, { replace: opts.replace === true });
+      const s = await tenants.importTenant(parsed, {
+        replace: opts.replace === true,
+      });
       return console.log(
         `${s.replaced ? 'Replaced' : 'Imported'} tenant "${s.tenantId}": ${s.identities} identities, ` +
           `${s.accounts} accounts, ${s.friendships} friendships, ${s.tokens} tokens in ${Date.now() - started} ms.`,
@@ -89,25 +106,35 @@ async function run(
       const file = await tenants.exportTenant(tenantId);
       if (!file) throw new UsageError(`Unknown tenant "${tenantId}".`);
       const json = `${JSON.stringify(file, null, 2)}\n`;
-      if (typeof opts.output === 'string') return writeFileSync(opts.output, json);
+      if (typeof opts.output === 'string')
+        return writeFileSync(opts.output, json);
       return void process.stdout.write(json);
     }
     case 'token create': {
       const ttl = typeof opts.ttl === 'string' ? TTL.exec(opts.ttl) : null;
-      if (opts.ttl !== undefined && !ttl) throw new UsageError('--ttl takes a number and a unit: 90s, 15m, 1h, 7d.');
+      if (opts.ttl !== undefined && !ttl)
+        throw new UsageError(
+          '--ttl takes a number and a unit: 90s, 15m, 1h, 7d.',
+        );
       const secret = await auth.createToken({
         tenantId: need(opts.tenant, '--tenant'),
         identityId: opts.identity as string | undefined,
         accountId: opts.account as string | undefined,
         appId: opts.app as string | undefined,
         scopes: (opts.scope as string[] | undefined) ?? [],
-        ttlSeconds: ttl ? Number(ttl[1]) * TTL_SECONDS[ttl[2] as keyof typeof TTL_SECONDS] : undefined,
+        ttlSeconds: ttl
+          ? Number(ttl[1]) * TTL_SECONDS[ttl[2] as keyof typeof TTL_SECONDS]
+          : undefined,
       });
       return console.log(secret);
     }
     case 'token revoke': {
-      const revoked = await auth.revokeToken(need(opts.tenant, '--tenant'), need(args[1], 'the token secret'));
-      if (!revoked) throw new UsageError('No live token with that secret in this tenant.');
+      const revoked = await auth.revokeToken(
+        need(opts.tenant, '--tenant'),
+        need(args[1], 'the token secret'),
+      );
+      if (!revoked)
+        throw new UsageError('No live token with that secret in this tenant.');
       return console.log('Revoked.');
     }
     case 'token list': {
@@ -126,7 +153,9 @@ async function run(
       return;
     }
     default:
-      throw new UsageError(`Unknown command "${[command, ...args.slice(0, 1)].join(' ')}".\n\n${USAGE}`);
+      throw new UsageError(
+        `Unknown command "${[command, ...args.slice(0, 1)].join(' ')}".\n\n${USAGE}`,
+      );
   }
 }
 
@@ -139,5 +168,10 @@ main(process.argv.slice(2)).catch((error: Error) => {
     error instanceof DomainError ||
     (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   console.error(known ? error.message : error.stack);
-  process.exit(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1);
+  process.exit(
+    error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+      ? 2
+      : 1,
+  );
 });

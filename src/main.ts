@@ -3,14 +3,22 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import { AppConfig, ConfigError, LOG_LEVELS, loadConfig } from './config/app-config';
+import {
+  AppConfig,
+  ConfigError,
+  LOG_LEVELS,
+  loadConfig,
+} from './config/app-config';
 import { DemoSeeder } from './tenants/demo-seeder';
 
 async function bootstrap(config: AppConfig) {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    bodyParser: false,
-    logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config),
+    {
+      bodyParser: false,
+      logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
+    },
+  );
   configureApp(app);
   const seeder = app.get(DemoSeeder);
   if (config.seedDemo) await seeder.seedIfEmpty();

@@ -12,17 +12,47 @@ const OLGA = 'example-olga-access-token-0001';
 const OTHER_TENANT = 'other-tenant-access-token-0001';
 const REVOKED = 'example-revoked-access-token-0001';
 
-const TABLE: [caller: string, token: string, current: number[], byId: number[]][] = [
+const TABLE: [
+  caller: string,
+  token: string,
+  current: number[],
+  byId: number[],
+][] = [
   ['self', TOKENS.mary, [200, 200, 200, 200], [200, 200, 200, 200]],
   ['friend', TOKENS.charles, [200, 200, 200, 200], [200, 404, 404, 404]],
   ['admin', TOKENS.ada, [200, 200, 200, 200], [200, 200, 200, 200]],
-  ['stranger (friend of a friend)', OLGA, [200, 200, 200, 200], [404, 404, 404, 404]],
-  ['app without scope', TOKENS.bare, [403, 403, 403, 403], [403, 403, 403, 403]],
-  ['app with identities:read', TOKENS.crm, [403, 403, 403, 403], [200, 200, 200, 200]],
-  ['token of another tenant', OTHER_TENANT, [401, 401, 401, 401], [401, 401, 401, 401]],
+  [
+    'stranger (friend of a friend)',
+    OLGA,
+    [200, 200, 200, 200],
+    [404, 404, 404, 404],
+  ],
+  [
+    'app without scope',
+    TOKENS.bare,
+    [403, 403, 403, 403],
+    [403, 403, 403, 403],
+  ],
+  [
+    'app with identities:read',
+    TOKENS.crm,
+    [403, 403, 403, 403],
+    [200, 200, 200, 200],
+  ],
+  [
+    'token of another tenant',
+    OTHER_TENANT,
+    [401, 401, 401, 401],
+    [401, 401, 401, 401],
+  ],
   ['expired token', TOKENS.expired, [401, 401, 401, 401], [401, 401, 401, 401]],
   ['revoked token', REVOKED, [401, 401, 401, 401], [401, 401, 401, 401]],
-  ['disabled identity', TOKENS.grace, [403, 403, 403, 403], [403, 403, 403, 403]],
+  [
+    'disabled identity',
+    TOKENS.grace,
+    [403, 403, 403, 403],
+    [403, 403, 403, 403],
+  ],
   ['no token', '', [401, 401, 401, 401], [401, 401, 401, 401]],
 ];
 
@@ -30,12 +60,20 @@ describe('authorization table', () => {
   let t: TestApp;
   beforeAll(async () => {
     const file = example();
-    file.identities.push({ identityId: 'olga', displayName: 'Olga', friends: ['charles'] });
+    file.identities.push({
+      identityId: 'olga',
+      displayName: 'Olga',
+      friends: ['charles'],
+    });
     file.tokens.push(
       { token: OLGA, type: 'access', identityId: 'olga' },
       { token: REVOKED, type: 'access', identityId: 'mary' },
     );
-    const other = { tenant: { id: 'other', name: 'Other' }, identities: [{ identityId: 'mary' }], tokens: [{ token: OTHER_TENANT, type: 'access', identityId: 'mary' }] };
+    const other = {
+      tenant: { id: 'other', name: 'Other' },
+      identities: [{ identityId: 'mary' }],
+      tokens: [{ token: OTHER_TENANT, type: 'access', identityId: 'mary' }],
+    };
     t = await startTestApp([file, other]);
     await t.app.get(AuthService).revokeToken('example', REVOKED);
   });
@@ -44,20 +82,33 @@ describe('authorization table', () => {
   describe.each(TABLE)('%s', (_caller, token, current, byId) => {
     const paths = [...CURRENT, ...BY_ID];
     const expected = [...current, ...byId];
-    it.each(paths.map((path, i) => [path || '/', expected[i]] as const))('GET %s → %i', async (path, status) => {
-      const req = t.http().get(`${API}${path === '/' ? '' : path}`);
-      const res = await (token ? req.set(bearer(token)) : req);
-      expect(res.status).toBe(status);
-      expect(res.headers['content-type']).toBe(status === 200 ? 'application/json; charset=utf-8' : 'application/problem+json');
-      if (status === 401)
-        expect(res.headers['www-authenticate']).toBe(
-          token ? 'Bearer realm="example", error="invalid_token"' : 'Bearer realm="example"',
+    it.each(paths.map((path, i) => [path || '/', expected[i]] as const))(
+      'GET %s → %i',
+      async (path, status) => {
+        const req = t.http().get(`${API}${path === '/' ? '' : path}`);
+        const res = await (token ? req.set(bearer(token)) : req);
+        expect(res.status).toBe(status);
+        expect(res.headers['content-type']).toBe(
+          status === 200
+            ? 'application/json; charset=utf-8'
+            : 'application/problem+json',
         );
-    });
+        if (status === 401)
+          expect(res.headers['www-authenticate']).toBe(
+            token
+              ? 'Bearer realm="example", error="invalid_token"'
+              : 'Bearer realm="example"',
+          );
+      },
+    );
   });
 
   it('shows a friend the public view only', async () => {
-    const res = await t.http().get(`${API}/mary`).set(bearer(TOKENS.charles)).expect(200);
+    const res = await t
+      .http()
+      .get(`${API}/mary`)
+      .set(bearer(TOKENS.charles))
+      .expect(200);
     expect(res.body).toStrictEqual({
       identityId: 'mary',
       displayName: 'Mary Somerville',
@@ -73,15 +124,36 @@ describe('authorization table', () => {
   });
 
   it('answers a stranger exactly as for an identity that does not exist', async () => {
-    const hidden = await t.http().get(`${API}/mary`).set(bearer(OLGA)).expect(404);
-    const missing = await t.http().get(`${API}/nobody`).set(bearer(OLGA)).expect(404);
-    expect(hidden.body).toStrictEqual({ ...missing.body, detail: missing.body.detail.replace('nobody', 'mary'), instance: `${API}/mary` });
+    const hidden = await t
+      .http()
+      .get(`${API}/mary`)
+      .set(bearer(OLGA))
+      .expect(404);
+    const missing = await t
+      .http()
+      .get(`${API}/nobody`)
+      .set(bearer(OLGA))
+      .expect(404);
+    expect(hidden.body).toStrictEqual({
+      ...missing.body,
+      detail: missing.body.detail.replace('nobody', 'mary'),
+      instance: `${API}/mary`,
+    });
   });
 
   it('answers 401 on an unknown tenant, with or without a token', async () => {
-    const withToken = await t.http().get('/nosuch/api/identity/v1').set(bearer(TOKENS.ada)).expect(401);
-    expect(withToken.headers['www-authenticate']).toBe('Bearer realm="nosuch", error="invalid_token"');
-    const without = await t.http().get('/nosuch/api/identity/v1/ada').expect(401);
+    const withToken = await t
+      .http()
+      .get('/nosuch/api/identity/v1')
+      .set(bearer(TOKENS.ada))
+      .expect(401);
+    expect(withToken.headers['www-authenticate']).toBe(
+      'Bearer realm="nosuch", error="invalid_token"',
+    );
+    const without = await t
+      .http()
+      .get('/nosuch/api/identity/v1/ada')
+      .expect(401);
     expect(without.headers['www-authenticate']).toBe('Bearer realm="nosuch"');
   });
 });

@@ -15,33 +15,51 @@ describe('command line', () => {
   const work = mkdtempSync(join(tmpdir(), 'identity-cli-'));
 
   const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { env, encoding: 'utf8', cwd: ROOT });
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli.js'), ...args],
+      { env, encoding: 'utf8', cwd: ROOT },
+    );
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 
   beforeAll(async () => {
     db = await createTestDatabase();
     const { databaseUrl } = db.config;
-    env = { PATH: process.env.PATH, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: join(work, 'pglite') }) };
+    env = {
+      PATH: process.env.PATH,
+      ...(databaseUrl
+        ? { DATABASE_URL: databaseUrl }
+        : { DATA_DIR: join(work, 'pglite') }),
+    };
   });
   afterAll(() => db.drop());
 
   it('migrates, imports, refuses a second import and replaces on request', () => {
-    expect(cli('migrate')).toMatchObject({ code: 0, out: 'Migrations are up to date.\n' });
+    expect(cli('migrate')).toMatchObject({
+      code: 0,
+      out: 'Migrations are up to date.\n',
+    });
     const first = cli('import', EXAMPLE);
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/^Imported tenant "example": 4 identities, 4 accounts, 3 friendships, 8 tokens in \d+ ms\.\n$/);
+    expect(first.out).toMatch(
+      /^Imported tenant "example": 4 identities, 4 accounts, 3 friendships, 8 tokens in \d+ ms\.\n$/,
+    );
     expect(cli('import', EXAMPLE)).toMatchObject({
       code: 1,
       err: 'tenant.id: tenant "example" exists already; import with --replace to replace it\n',
     });
-    expect(cli('import', EXAMPLE, '--replace').out).toMatch(/^Replaced tenant "example"/);
+    expect(cli('import', EXAMPLE, '--replace').out).toMatch(
+      /^Replaced tenant "example"/,
+    );
   });
 
   it('prints the JSON path of an error in a broken file and changes nothing', () => {
     const before = cli('export', 'example').out;
     const broken = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
-    broken.identities[3].accounts = [{ accountProviderId: 'gitlab', issuedUserId: 'x' }];
+    broken.identities[3].accounts = [
+      { accountProviderId: 'gitlab', issuedUserId: 'x' },
+    ];
     broken.identities[0].locality = 'english';
     const file = join(work, 'broken.json');
     writeFileSync(file, JSON.stringify(broken));
@@ -52,7 +70,9 @@ describe('command line', () => {
     );
     broken.identities[0].locality = 'en-GB';
     writeFileSync(file, JSON.stringify(broken));
-    expect(cli('import', file, '--replace').err).toBe('identities[3].accounts[0].accountProviderId: unknown provider "gitlab"\n');
+    expect(cli('import', file, '--replace').err).toBe(
+      'identities[3].accounts[0].accountProviderId: unknown provider "gitlab"\n',
+    );
     expect(cli('export', 'example').out).toBe(before);
   });
 
@@ -60,44 +80,117 @@ describe('command line', () => {
     const out = cli('export', 'example');
     expect(out.code).toBe(0);
     const exported = JSON.parse(out.out);
-    expect(exported.tenant).toStrictEqual({ id: 'example', name: 'Example Community', adminRoles: ['admin'] });
-    expect(exported.identities.map((i: { identityId: string }) => i.identityId)).toStrictEqual(['ada', 'charles', 'grace', 'mary']);
+    expect(exported.tenant).toStrictEqual({
+      id: 'example',
+      name: 'Example Community',
+      adminRoles: ['admin'],
+    });
+    expect(
+      exported.identities.map((i: { identityId: string }) => i.identityId),
+    ).toStrictEqual(['ada', 'charles', 'grace', 'mary']);
     expect(exported.tokens).toBeUndefined();
     const file = join(work, 'export.json');
     expect(cli('export', 'example', '--output', file).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(out.out);
-    expect(cli('export', 'nosuch')).toMatchObject({ code: 2, err: 'Unknown tenant "nosuch".\n' });
+    expect(cli('export', 'nosuch')).toMatchObject({
+      code: 2,
+      err: 'Unknown tenant "nosuch".\n',
+    });
   });
 
   it('creates, lists and revokes tokens without ever showing a stored secret', () => {
-    const created = cli('token', 'create', '--tenant', 'example', '--identity', 'ada', '--account', 'acc-ada-google-1', '--ttl', '1h');
+    const created = cli(
+      'token',
+      'create',
+      '--tenant',
+      'example',
+      '--identity',
+      'ada',
+      '--account',
+      'acc-ada-google-1',
+      '--ttl',
+      '1h',
+    );
     expect(created.code).toBe(0);
     const secret = created.out.trim();
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const app = cli('token', 'create', '--tenant', 'example', '--app', 'crm2', '--scope', 'identities:read', '--scope', 'identities:delete');
+    const app = cli(
+      'token',
+      'create',
+      '--tenant',
+      'example',
+      '--app',
+      'crm2',
+      '--scope',
+      'identities:read',
+      '--scope',
+      'identities:delete',
+    );
     expect(app.code).toBe(0);
 
     const listed = cli('token', 'list', '--tenant', 'example');
     expect(listed.out).not.toContain(secret);
-    const lines = listed.out.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = listed.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(10);
-    expect(lines.at(-2)).toMatchObject({ type: 'access', owner: 'ada', accountId: 'acc-ada-google-1', scopes: [], revoked: false });
-    expect(lines.at(-1)).toMatchObject({ type: 'app', owner: 'crm2', scopes: ['identities:read', 'identities:delete'], expiresAt: null });
+    expect(lines.at(-2)).toMatchObject({
+      type: 'access',
+      owner: 'ada',
+      accountId: 'acc-ada-google-1',
+      scopes: [],
+      revoked: false,
+    });
+    expect(lines.at(-1)).toMatchObject({
+      type: 'app',
+      owner: 'crm2',
+      scopes: ['identities:read', 'identities:delete'],
+      expiresAt: null,
+    });
 
-    expect(cli('token', 'revoke', '--tenant', 'example', secret)).toMatchObject({ code: 0, out: 'Revoked.\n' });
-    expect(cli('token', 'revoke', '--tenant', 'example', secret)).toMatchObject({ code: 2, err: 'No live token with that secret in this tenant.\n' });
+    expect(cli('token', 'revoke', '--tenant', 'example', secret)).toMatchObject(
+      { code: 0, out: 'Revoked.\n' },
+    );
+    expect(cli('token', 'revoke', '--tenant', 'example', secret)).toMatchObject(
+      { code: 2, err: 'No live token with that secret in this tenant.\n' },
+    );
   });
 
   it('refuses bad token requests with a clear message', () => {
-    expect(cli('token', 'create', '--tenant', 'example', '--identity', 'nobody')).toMatchObject({
+    expect(
+      cli('token', 'create', '--tenant', 'example', '--identity', 'nobody'),
+    ).toMatchObject({
       code: 1,
       err: 'Unknown identity "nobody" in tenant "example".\n',
     });
-    expect(cli('token', 'create', '--tenant', 'example', '--app', 'x', '--scope', 'everything')).toMatchObject({
+    expect(
+      cli(
+        'token',
+        'create',
+        '--tenant',
+        'example',
+        '--app',
+        'x',
+        '--scope',
+        'everything',
+      ),
+    ).toMatchObject({
       code: 1,
       err: 'Unknown scope everything; known: identities:read, identities:delete.\n',
     });
-    expect(cli('token', 'create', '--tenant', 'example', '--app', 'x', '--ttl', 'forever')).toMatchObject({
+    expect(
+      cli(
+        'token',
+        'create',
+        '--tenant',
+        'example',
+        '--app',
+        'x',
+        '--ttl',
+        'forever',
+      ),
+    ).toMatchObject({
       code: 2,
       err: '--ttl takes a number and a unit: 90s, 15m, 1h, 7d.\n',
     });
@@ -110,11 +203,17 @@ describe('command line', () => {
   });
 
   it('names a wrongly configured variable', () => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'migrate'], {
-      env: { PATH: process.env.PATH, PORT: 'eighty' },
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli.js'), 'migrate'],
+      {
+        env: { PATH: process.env.PATH, PORT: 'eighty' },
+        encoding: 'utf8',
+      },
+    );
     expect(result.status).toBe(1);
-    expect(result.stderr).toBe('Invalid configuration:\n  PORT="eighty": must be a whole number from 1 to 65535\n');
+    expect(result.stderr).toBe(
+      'Invalid configuration:\n  PORT="eighty": must be a whole number from 1 to 65535\n',
+    );
   });
 });

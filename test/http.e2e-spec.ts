@@ -1,7 +1,13 @@
 import { API, bearer, example, TOKENS } from './support/example';
 import { startTestApp, TestApp } from './support/test-app';
 
-const problem = (status: number, slug: string, title: string, detail: string, instance: string) => ({
+const problem = (
+  status: number,
+  slug: string,
+  title: string,
+  detail: string,
+  instance: string,
+) => ({
   type: `urn:problem:identity:${slug}`,
   title,
   status,
@@ -25,10 +31,19 @@ describe('HTTP behaviour', () => {
 
   describe('errors', () => {
     it('answers an unknown route with 404 problem+json', async () => {
-      const res = await t.http().get('/nowhere/at/all?access_token=secret-token-value').expect(404);
+      const res = await t
+        .http()
+        .get('/nowhere/at/all?access_token=secret-token-value')
+        .expect(404);
       expect(res.headers['content-type']).toBe('application/problem+json');
       expect(res.body).toStrictEqual(
-        problem(404, 'not-found', 'Not found', 'There is no resource at /nowhere/at/all.', '/nowhere/at/all'),
+        problem(
+          404,
+          'not-found',
+          'Not found',
+          'There is no resource at /nowhere/at/all.',
+          '/nowhere/at/all',
+        ),
       );
       expect(JSON.stringify(res.body)).not.toContain('secret-token-value');
     });
@@ -40,10 +55,20 @@ describe('HTTP behaviour', () => {
         ['delete', `${API}/accounts`, 'GET, HEAD'],
         ['patch', `${API}/ada/roles`, 'GET, HEAD'],
       ] as const) {
-        const res = await t.http()[method](path).set(bearer(TOKENS.ada)).expect(405);
+        const res = await t
+          .http()
+          [method](path)
+          .set(bearer(TOKENS.ada))
+          .expect(405);
         expect(res.headers.allow).toBe(allow);
         expect(res.body).toStrictEqual(
-          problem(405, 'method-not-allowed', 'Method not allowed', `${method.toUpperCase()} is not allowed here; allowed: ${allow}.`, path),
+          problem(
+            405,
+            'method-not-allowed',
+            'Method not allowed',
+            `${method.toUpperCase()} is not allowed here; allowed: ${allow}.`,
+            path,
+          ),
         );
       }
     });
@@ -54,20 +79,51 @@ describe('HTTP behaviour', () => {
     });
 
     it('answers 406 when Accept excludes JSON', async () => {
-      const res = await t.http().get(API).set(bearer(TOKENS.ada)).set('Accept', 'text/html').expect(406);
+      const res = await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('Accept', 'text/html')
+        .expect(406);
       expect(res.body).toStrictEqual(
-        problem(406, 'not-acceptable', 'Not acceptable', 'This resource is only available as application/json.', API),
+        problem(
+          406,
+          'not-acceptable',
+          'Not acceptable',
+          'This resource is only available as application/json.',
+          API,
+        ),
       );
-      await t.http().get(API).set(bearer(TOKENS.ada)).set('Accept', 'text/html, application/*;q=0.5').expect(200);
+      await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('Accept', 'text/html, application/*;q=0.5')
+        .expect(200);
     });
 
     it('refuses two tokens with 400', async () => {
-      const both = await t.http().get(`${API}?access_token=${TOKENS.ada}`).set(bearer(TOKENS.ada)).expect(400);
+      const both = await t
+        .http()
+        .get(`${API}?access_token=${TOKENS.ada}`)
+        .set(bearer(TOKENS.ada))
+        .expect(400);
       expect(both.body).toStrictEqual(
-        problem(400, 'invalid-request', 'Invalid request', 'Send the access token either in the Authorization header or in access_token, not both.', API),
+        problem(
+          400,
+          'invalid-request',
+          'Invalid request',
+          'Send the access token either in the Authorization header or in access_token, not both.',
+          API,
+        ),
       );
-      const twice = await t.http().get(`${API}?access_token=${TOKENS.ada}&access_token=${TOKENS.ada}`).expect(400);
-      expect(twice.body.detail).toBe('Send one access token, not several access_token parameters.');
+      const twice = await t
+        .http()
+        .get(`${API}?access_token=${TOKENS.ada}&access_token=${TOKENS.ada}`)
+        .expect(400);
+      expect(twice.body.detail).toBe(
+        'Send one access token, not several access_token parameters.',
+      );
       expect(JSON.stringify([both.body, twice.body])).not.toContain(TOKENS.ada);
     });
 
@@ -75,17 +131,41 @@ describe('HTTP behaviour', () => {
       const none = await t.http().get(API).expect(401);
       expect(none.headers['www-authenticate']).toBe('Bearer realm="example"');
       expect(none.body).toStrictEqual(
-        problem(401, 'unauthorized', 'Authentication required', 'Send an access token in the Authorization header (Bearer) or in the access_token query parameter.', API),
+        problem(
+          401,
+          'unauthorized',
+          'Authentication required',
+          'Send an access token in the Authorization header (Bearer) or in the access_token query parameter.',
+          API,
+        ),
       );
-      const wrong = await t.http().get(API).set(bearer('not-a-known-token-at-all')).expect(401);
-      expect(wrong.headers['www-authenticate']).toBe('Bearer realm="example", error="invalid_token"');
-      expect(JSON.stringify(wrong.body)).not.toContain('not-a-known-token-at-all');
+      const wrong = await t
+        .http()
+        .get(API)
+        .set(bearer('not-a-known-token-at-all'))
+        .expect(401);
+      expect(wrong.headers['www-authenticate']).toBe(
+        'Bearer realm="example", error="invalid_token"',
+      );
+      expect(JSON.stringify(wrong.body)).not.toContain(
+        'not-a-known-token-at-all',
+      );
     });
 
     it('carries a request id, echoing a sane one the client sent', async () => {
-      const res = await t.http().get(API).set(bearer(TOKENS.ada)).set('X-Request-Id', 'trace-123').expect(200);
+      const res = await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('X-Request-Id', 'trace-123')
+        .expect(200);
       expect(res.headers['x-request-id']).toBe('trace-123');
-      const generated = await t.http().get(API).set(bearer(TOKENS.ada)).set('X-Request-Id', 'bad id with spaces').expect(200);
+      const generated = await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('X-Request-Id', 'bad id with spaces')
+        .expect(200);
       expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });
   });
@@ -94,45 +174,96 @@ describe('HTTP behaviour', () => {
     it('answers 304 for a current ETag and 200 for a stale one', async () => {
       const first = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
       const etag = first.headers.etag;
-      const again = await t.http().get(API).set(bearer(TOKENS.ada)).set('If-None-Match', etag).expect(304);
+      const again = await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('If-None-Match', etag)
+        .expect(304);
       expect(again.text).toBe('');
       expect(again.headers.etag).toBe(etag);
-      await t.http().get(API).set(bearer(TOKENS.ada)).set('If-None-Match', '"0"').expect(200);
+      await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('If-None-Match', '"0"')
+        .expect(200);
     });
 
     it('gives a reduced representation its own tag', async () => {
-      const full = await t.http().get(`${API}/mary`).set(bearer(TOKENS.ada)).expect(200);
-      const pub = await t.http().get(`${API}/mary`).set(bearer(TOKENS.charles)).expect(200);
-      const some = await t.http().get(`${API}/mary?fields=displayName`).set(bearer(TOKENS.ada)).expect(200);
-      expect(new Set([full.headers.etag, pub.headers.etag, some.headers.etag]).size).toBe(3);
+      const full = await t
+        .http()
+        .get(`${API}/mary`)
+        .set(bearer(TOKENS.ada))
+        .expect(200);
+      const pub = await t
+        .http()
+        .get(`${API}/mary`)
+        .set(bearer(TOKENS.charles))
+        .expect(200);
+      const some = await t
+        .http()
+        .get(`${API}/mary?fields=displayName`)
+        .set(bearer(TOKENS.ada))
+        .expect(200);
+      expect(
+        new Set([full.headers.etag, pub.headers.etag, some.headers.etag]).size,
+      ).toBe(3);
     });
 
     it('sets Cache-Control on errors too', async () => {
-      const res = await t.http().get(`${API}/nobody?access_token=${TOKENS.ada}`).expect(404);
+      const res = await t
+        .http()
+        .get(`${API}/nobody?access_token=${TOKENS.ada}`)
+        .expect(404);
       expect(res.headers['cache-control']).toBe('no-store');
     });
   });
 
   describe('field selection', () => {
     it('returns only the named fields and identityId', async () => {
-      const res = await t.http().get(`${API}?fields=displayName,emailAddresses,properties`).set(bearer(TOKENS.ada)).expect(200);
+      const res = await t
+        .http()
+        .get(`${API}?fields=displayName,emailAddresses,properties`)
+        .set(bearer(TOKENS.ada))
+        .expect(200);
       expect(res.body).toStrictEqual({
         identityId: 'ada',
         displayName: 'Ada Lovelace',
         emailAddresses: ['ada@example.org', 'countess@example.net'],
-        properties: { department: 'Analytical Engines', employeeNumber: '1815' },
+        properties: {
+          department: 'Analytical Engines',
+          employeeNumber: '1815',
+        },
       });
     });
 
     it('cannot widen a friend’s public view', async () => {
-      const res = await t.http().get(`${API}/mary?fields=displayName,emailAddress`).set(bearer(TOKENS.charles)).expect(200);
-      expect(res.body).toStrictEqual({ identityId: 'mary', displayName: 'Mary Somerville' });
+      const res = await t
+        .http()
+        .get(`${API}/mary?fields=displayName,emailAddress`)
+        .set(bearer(TOKENS.charles))
+        .expect(200);
+      expect(res.body).toStrictEqual({
+        identityId: 'mary',
+        displayName: 'Mary Somerville',
+      });
     });
 
     it('answers 400 naming an unknown field', async () => {
-      const res = await t.http().get(`${API}?fields=displayName,password`).set(bearer(TOKENS.ada)).expect(400);
+      const res = await t
+        .http()
+        .get(`${API}?fields=displayName,password`)
+        .set(bearer(TOKENS.ada))
+        .expect(400);
       expect(res.body).toStrictEqual({
-        ...problem(400, 'invalid-request', 'Invalid request', 'Unknown field in fields: "password".', API),
+        ...problem(
+          400,
+          'invalid-request',
+          'Invalid request',
+          'Unknown field in fields: "password".',
+          API,
+        ),
         errors: [{ field: 'fields', message: 'unknown field "password"' }],
       });
     });
@@ -142,8 +273,14 @@ describe('HTTP behaviour', () => {
     const ORDER = ['nameless', 'charles', 'mary', 'a1', 'z1'];
 
     it('orders friends by display name, then id, absent names first', async () => {
-      const res = await t.http().get(`${API}/friends`).set(bearer(TOKENS.ada)).expect(200);
-      expect(res.body.map((f: { identityId: string }) => f.identityId)).toStrictEqual(ORDER);
+      const res = await t
+        .http()
+        .get(`${API}/friends`)
+        .set(bearer(TOKENS.ada))
+        .expect(200);
+      expect(
+        res.body.map((f: { identityId: string }) => f.identityId),
+      ).toStrictEqual(ORDER);
       expect(res.headers.link).toBeUndefined();
     });
 
@@ -152,9 +289,12 @@ describe('HTTP behaviour', () => {
       let next: string | undefined = `${API}/friends?limit=2`;
       let pages = 0;
       while (next) {
-        const res = await t.http().get(next).set(bearer(TOKENS.ada)).expect(200);
+        const res: {
+          body: { identityId: string }[];
+          headers: Record<string, string>;
+        } = await t.http().get(next).set(bearer(TOKENS.ada)).expect(200);
         expect(res.body.length).toBeLessThanOrEqual(2);
-        seen.push(...res.body.map((f: { identityId: string }) => f.identityId));
+        seen.push(...res.body.map((f) => f.identityId));
         next = /^<([^>]+)>; rel="next"$/.exec(res.headers.link ?? '')?.[1];
         pages += 1;
       }
@@ -163,11 +303,21 @@ describe('HTTP behaviour', () => {
     });
 
     it('pages roles too', async () => {
-      const first = await t.http().get(`${API}/roles?limit=1`).set(bearer(TOKENS.ada)).expect(200);
+      const first = await t
+        .http()
+        .get(`${API}/roles?limit=1`)
+        .set(bearer(TOKENS.ada))
+        .expect(200);
       expect(first.body).toStrictEqual([{ name: 'admin' }]);
       const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.link)![1];
-      expect(next).toMatch(new RegExp(`^${API}/roles\\?limit=1&cursor=[A-Za-z0-9_-]+$`));
-      const second = await t.http().get(next).set(bearer(TOKENS.ada)).expect(200);
+      expect(next).toMatch(
+        new RegExp(`^${API}/roles\\?limit=1&cursor=[A-Za-z0-9_-]+$`),
+      );
+      const second = await t
+        .http()
+        .get(next)
+        .set(bearer(TOKENS.ada))
+        .expect(200);
       expect(second.body).toStrictEqual([{ name: 'member' }]);
       expect(second.headers.link).toBeUndefined();
     });
@@ -176,24 +326,48 @@ describe('HTTP behaviour', () => {
       ['limit=0', 'limit', 'must be a whole number from 1 to 1000'],
       ['limit=1001', 'limit', 'must be a whole number from 1 to 1000'],
       ['limit=abc', 'limit', 'must be a whole number from 1 to 1000'],
-      ['limit=2&cursor=not*base64', 'cursor', 'is not a cursor this service issued'],
-      ['limit=2&cursor=bm90LWpzb24', 'cursor', 'is not a cursor this service issued'],
+      [
+        'limit=2&cursor=not*base64',
+        'cursor',
+        'is not a cursor this service issued',
+      ],
+      [
+        'limit=2&cursor=bm90LWpzb24',
+        'cursor',
+        'is not a cursor this service issued',
+      ],
     ])('answers 400 for %s', async (query, field, message) => {
-      const res = await t.http().get(`${API}/friends?${query}`).set(bearer(TOKENS.ada)).expect(400);
+      const res = await t
+        .http()
+        .get(`${API}/friends?${query}`)
+        .set(bearer(TOKENS.ada))
+        .expect(400);
       expect(res.body.errors).toStrictEqual([{ field, message }]);
     });
   });
 
   describe('merged identities', () => {
     it('redirects an old id to the identity it was merged into', async () => {
-      const res = await t.http().get(`${API}/ada-old`).set(bearer(TOKENS.crm)).expect(308);
+      const res = await t
+        .http()
+        .get(`${API}/ada-old`)
+        .set(bearer(TOKENS.crm))
+        .expect(308);
       expect(res.headers.location).toBe(`${API}/ada`);
-      const rel = await t.http().get(`${API}/ada-old/roles`).set(bearer(TOKENS.crm)).expect(308);
+      const rel = await t
+        .http()
+        .get(`${API}/ada-old/roles`)
+        .set(bearer(TOKENS.crm))
+        .expect(308);
       expect(rel.headers.location).toBe(`${API}/ada/roles`);
     });
 
     it('answers 404 to callers who may not read the merged identity', async () => {
-      await t.http().get(`${API}/ada-old/roles`).set(bearer(TOKENS.mary)).expect(404);
+      await t
+        .http()
+        .get(`${API}/ada-old/roles`)
+        .set(bearer(TOKENS.mary))
+        .expect(404);
     });
   });
 });

@@ -7,11 +7,29 @@ async function snapshot(t: TestApp) {
   const p = t.database.prisma;
   return Promise.all([
     p.tenant.findMany({ orderBy: { id: 'asc' } }),
-    p.accountProvider.findMany({ orderBy: [{ tenantId: 'asc' }, { position: 'asc' }] }),
-    p.identity.findMany({ orderBy: [{ tenantId: 'asc' }, { identityId: 'asc' }] }),
-    p.account.findMany({ orderBy: [{ tenantId: 'asc' }, { accountId: 'asc' }] }),
-    p.friendship.findMany({ orderBy: [{ tenantId: 'asc' }, { identityId: 'asc' }, { friendId: 'asc' }] }),
-    p.roleAssignment.findMany({ orderBy: [{ tenantId: 'asc' }, { identityId: 'asc' }, { roleName: 'asc' }] }),
+    p.accountProvider.findMany({
+      orderBy: [{ tenantId: 'asc' }, { position: 'asc' }],
+    }),
+    p.identity.findMany({
+      orderBy: [{ tenantId: 'asc' }, { identityId: 'asc' }],
+    }),
+    p.account.findMany({
+      orderBy: [{ tenantId: 'asc' }, { accountId: 'asc' }],
+    }),
+    p.friendship.findMany({
+      orderBy: [
+        { tenantId: 'asc' },
+        { identityId: 'asc' },
+        { friendId: 'asc' },
+      ],
+    }),
+    p.roleAssignment.findMany({
+      orderBy: [
+        { tenantId: 'asc' },
+        { identityId: 'asc' },
+        { roleName: 'asc' },
+      ],
+    }),
     p.token.findMany({ orderBy: { id: 'asc' } }),
   ]);
 }
@@ -20,7 +38,8 @@ async function importErrors(t: TestApp, file: unknown, replace = false) {
   try {
     await t.tenants.importTenant(file, { replace });
   } catch (error) {
-    if (error instanceof TenantFileError) return error.errors.map((e) => `${e.field}: ${e.message}`);
+    if (error instanceof TenantFileError)
+      return error.errors.map((e) => `${e.field}: ${e.message}`);
     throw error;
   }
   throw new Error('the import was accepted');
@@ -53,20 +72,44 @@ describe('tenant import and export', () => {
   it('replaces a tenant with exactly what the file says, leaving other tenants alone', async () => {
     const original = example();
     original.tenant.id = 'replaced';
-    original.tokens = [{ token: 'replaced-ada-token-00001', type: 'access', identityId: 'ada' }];
+    original.tokens = [
+      { token: 'replaced-ada-token-00001', type: 'access', identityId: 'ada' },
+    ];
     await t.tenants.importTenant(original);
     const bystander = await snapshot(t);
     const file = example();
     file.tenant.id = 'replaced';
     file.identities = [{ identityId: 'only', displayName: 'Only One' }];
-    file.tokens = [{ token: 'only-app-token-00000001', type: 'app', appId: 'a', scopes: ['identities:read'] }];
+    file.tokens = [
+      {
+        token: 'only-app-token-00000001',
+        type: 'app',
+        appId: 'a',
+        scopes: ['identities:read'],
+      },
+    ];
     const summary = await t.tenants.importTenant(file, { replace: true });
-    expect(summary).toStrictEqual({ tenantId: 'replaced', replaced: true, identities: 1, accounts: 0, friendships: 0, tokens: 1 });
-    const ids = await t.database.prisma.identity.findMany({ where: { tenantId: 'replaced' }, select: { identityId: true } });
+    expect(summary).toStrictEqual({
+      tenantId: 'replaced',
+      replaced: true,
+      identities: 1,
+      accounts: 0,
+      friendships: 0,
+      tokens: 1,
+    });
+    const ids = await t.database.prisma.identity.findMany({
+      where: { tenantId: 'replaced' },
+      select: { identityId: true },
+    });
     expect(ids).toStrictEqual([{ identityId: 'only' }]);
-    await t.http().get('/replaced/api/identity/v1').set(bearer('replaced-ada-token-00001')).expect(401);
+    await t
+      .http()
+      .get('/replaced/api/identity/v1')
+      .set(bearer('replaced-ada-token-00001'))
+      .expect(401);
     const untouched = await snapshot(t);
-    const example_ = (rows: { tenantId?: string; id?: string }[]) => rows.filter((r) => (r.tenantId ?? r.id) === 'example');
+    const example_ = (rows: { tenantId?: string; id?: string }[]) =>
+      rows.filter((r) => (r.tenantId ?? r.id) === 'example');
     expect(untouched.map(example_)).toStrictEqual(bystander.map(example_));
   });
 
@@ -75,76 +118,256 @@ describe('tenant import and export', () => {
     const again = await startTestApp([]);
     try {
       await again.tenants.importTenant(structuredClone(exported));
-      expect(await again.tenants.exportTenant('example')).toStrictEqual(exported);
+      expect(await again.tenants.exportTenant('example')).toStrictEqual(
+        exported,
+      );
     } finally {
       await again.close();
     }
-    const ada = (exported as { identities: Record<string, unknown>[] }).identities.find((i) => i.identityId === 'ada');
-    expect(ada).toStrictEqual({ ...example().identities[0], disabled: false, isArchived: false, friends: ['charles', 'mary'] });
+    const ada = (
+      exported as { identities: Record<string, unknown>[] }
+    ).identities.find((i) => i.identityId === 'ada');
+    expect(ada).toStrictEqual({
+      ...example().identities[0],
+      disabled: false,
+      isArchived: false,
+      friends: ['charles', 'mary'],
+    });
   });
 
   it.each([
     ['a missing tenant', (f: any) => delete f.tenant, 'tenant: is required'],
-    ['a bad tenant id', (f: any) => (f.tenant.id = 'Bad_Id'), 'tenant.id: must match /^[a-z0-9][a-z0-9-]{0,62}$/'],
-    ['an empty tenant name', (f: any) => (f.tenant.name = ''), 'tenant.name: must be 1 to 200 characters'],
-    ['an unknown top-level key', (f: any) => (f.extra = 1), 'extra: is not a known field'],
-    ['an unknown identity key', (f: any) => (f.identities[1].nickname = 'x'), 'identities[1].nickname: is not a known field'],
-    ['a prototype-pollution key', (f: any) => (f.identities[0].properties = JSON.parse('{"__proto__":{"x":"1"}}')), 'identities[0].properties.__proto__: is not an allowed key'],
-    ['an unknown provider', (f: any) => (f.identities[0].accounts[0].accountProviderId = 'gitlab'), 'identities[0].accounts[0].accountProviderId: unknown provider "gitlab"'],
-    ['a duplicate provider', (f: any) => f.accountProviders.push({ ...f.accountProviders[0] }), 'accountProviders[3].accountProviderId: duplicate provider "password"'],
-    ['a provider without signInUrl', (f: any) => delete f.accountProviders[1].signInUrl, 'accountProviders[1].signInUrl: is required'],
-    ['a non-http provider image', (f: any) => (f.accountProviders[1].providerImageUrl = 'ftp://x/y.png'), 'accountProviders[1].providerImageUrl: must be an absolute http(s) URL'],
-    ['a bad provider id', (f: any) => (f.accountProviders[0].accountProviderId = '-x'), 'accountProviders[0].accountProviderId: must match /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/'],
-    ['a duplicate identity', (f: any) => (f.identities[1].identityId = 'ada'), 'identities[1].identityId: duplicate identity "ada"'],
-    ['a reserved identity id', (f: any) => (f.identities[2].identityId = 'friends'), 'identities[2].identityId: "friends" is reserved'],
-    ['a bad identity id', (f: any) => (f.identities[2].identityId = 'has space'), 'identities[2].identityId: must match /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/'],
-    ['a bad e-mail address', (f: any) => (f.identities[0].emailAddress = 'not-an-address'), 'identities[0].emailAddress: must be an e-mail address'],
-    ['a bad locality', (f: any) => (f.identities[0].locality = 'en_GB'), 'identities[0].locality: must be a locality of the form xx-XX (ISO 639-1 language, ISO 3166-1 country)'],
-    ['a bad picture URL', (f: any) => (f.identities[0].smallPictures = ['/relative.jpg']), 'identities[0].smallPictures: each item must be an absolute http(s) URL'],
-    ['a bad lastLogin', (f: any) => (f.identities[0].lastLogin = '2026-02-30T00:00:00.000'), 'identities[0].lastLogin: must be a UTC date and time of the form YYYY-MM-DDThh:mm:ss.fff'],
-    ['a lastLogin with an offset', (f: any) => (f.identities[0].lastLogin = '2026-01-01T00:00:00.000+01:00'), 'identities[0].lastLogin: must be a UTC date and time of the form YYYY-MM-DDThh:mm:ss.fff'],
-    ['a non-boolean flag', (f: any) => (f.identities[0].disabled = 'no'), 'identities[0].disabled: must be true or false'],
-    ['a null value', (f: any) => (f.identities[0].displayName = null), 'identities[0].displayName: must be a string'],
-    ['a non-string property', (f: any) => (f.identities[0].properties = { a: 1 }), 'identities[0].properties: must be an object whose values are strings'],
-    ['an unknown friend', (f: any) => f.identities[0].friends.push('nobody'), 'identities[0].friends[2]: unknown identity "nobody"'],
-    ['a self-friendship', (f: any) => f.identities[0].friends.push('ada'), 'identities[0].friends[2]: an identity cannot be its own friend'],
-    ['a duplicate account id', (f: any) => (f.identities[1].accounts[0].accountId = 'acc-ada-password'), 'identities[1].accounts[0].accountId: duplicate account "acc-ada-password"'],
-    ['a duplicate issued user id', (f: any) => (f.identities[0].accounts[2].issuedUserId = '108234567890123456789'), 'identities[0].accounts[2].issuedUserId: "108234567890123456789" is already used at provider "google"'],
-    ['two accounts at a single-account provider', (f: any) => f.identities[0].accounts.push({ accountProviderId: 'password', issuedUserId: 'ada2' }), 'identities[0].accounts[3].accountProviderId: provider "password" allows one account per identity'],
-    ['a short token', (f: any) => (f.tokens[0].token = 'short'), 'tokens[0].token: must be 20 to 512 characters of [A-Za-z0-9._~+/-]'],
-    ['a duplicate token', (f: any) => (f.tokens[1].token = f.tokens[0].token), 'tokens[1].token: duplicate token'],
-    ['an unknown token type', (f: any) => (f.tokens[0].type = 'refresh'), 'tokens[0].type: must be "access" or "app"'],
-    ['an access token without identity', (f: any) => delete f.tokens[0].identityId, 'tokens[0].identityId: is required for an access token'],
-    ['an access token of an unknown identity', (f: any) => (f.tokens[0].identityId = 'nobody'), 'tokens[0].identityId: unknown identity "nobody"'],
-    ['an access token with another identity’s account', (f: any) => (f.tokens[0].accountId = 'acc-charles-github'), 'tokens[0].accountId: "acc-charles-github" is not an account of identity "ada"'],
-    ['an app token without appId', (f: any) => delete f.tokens[5].appId, 'tokens[5].appId: is required for an app token'],
-    ['an unknown scope', (f: any) => (f.tokens[5].scopes = ['identities:write']), 'tokens[5].scopes: each item must be one of identities:read, identities:delete'],
-    ['a bad expiry', (f: any) => (f.tokens[4].expiresAt = 'soon'), 'tokens[4].expiresAt: must be an ISO 8601 date and time'],
-  ])('rejects %s, naming its path, and changes nothing', async (_name, breakIt, message) => {
-    const before = await snapshot(t);
-    const file = example();
-    file.tenant.id = 'fresh';
-    (breakIt as (f: any) => unknown)(file);
-    const errors = await importErrors(t, file);
-    expect(errors).toContain(message);
-    expect(await snapshot(t)).toStrictEqual(before);
-  });
+    [
+      'a bad tenant id',
+      (f: any) => (f.tenant.id = 'Bad_Id'),
+      'tenant.id: must match /^[a-z0-9][a-z0-9-]{0,62}$/',
+    ],
+    [
+      'an empty tenant name',
+      (f: any) => (f.tenant.name = ''),
+      'tenant.name: must be 1 to 200 characters',
+    ],
+    [
+      'an unknown top-level key',
+      (f: any) => (f.extra = 1),
+      'extra: is not a known field',
+    ],
+    [
+      'an unknown identity key',
+      (f: any) => (f.identities[1].nickname = 'x'),
+      'identities[1].nickname: is not a known field',
+    ],
+    [
+      'a prototype-pollution key',
+      (f: any) =>
+        (f.identities[0].properties = JSON.parse('{"__proto__":{"x":"1"}}')),
+      'identities[0].properties.__proto__: is not an allowed key',
+    ],
+    [
+      'an unknown provider',
+      (f: any) => (f.identities[0].accounts[0].accountProviderId = 'gitlab'),
+      'identities[0].accounts[0].accountProviderId: unknown provider "gitlab"',
+    ],
+    [
+      'a duplicate provider',
+      (f: any) => f.accountProviders.push({ ...f.accountProviders[0] }),
+      'accountProviders[3].accountProviderId: duplicate provider "password"',
+    ],
+    [
+      'a provider without signInUrl',
+      (f: any) => delete f.accountProviders[1].signInUrl,
+      'accountProviders[1].signInUrl: is required',
+    ],
+    [
+      'a non-http provider image',
+      (f: any) => (f.accountProviders[1].providerImageUrl = 'ftp://x/y.png'),
+      'accountProviders[1].providerImageUrl: must be an absolute http(s) URL',
+    ],
+    [
+      'a bad provider id',
+      (f: any) => (f.accountProviders[0].accountProviderId = '-x'),
+      'accountProviders[0].accountProviderId: must match /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/',
+    ],
+    [
+      'a duplicate identity',
+      (f: any) => (f.identities[1].identityId = 'ada'),
+      'identities[1].identityId: duplicate identity "ada"',
+    ],
+    [
+      'a reserved identity id',
+      (f: any) => (f.identities[2].identityId = 'friends'),
+      'identities[2].identityId: "friends" is reserved',
+    ],
+    [
+      'a bad identity id',
+      (f: any) => (f.identities[2].identityId = 'has space'),
+      'identities[2].identityId: must match /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/',
+    ],
+    [
+      'a bad e-mail address',
+      (f: any) => (f.identities[0].emailAddress = 'not-an-address'),
+      'identities[0].emailAddress: must be an e-mail address',
+    ],
+    [
+      'a bad locality',
+      (f: any) => (f.identities[0].locality = 'en_GB'),
+      'identities[0].locality: must be a locality of the form xx-XX (ISO 639-1 language, ISO 3166-1 country)',
+    ],
+    [
+      'a bad picture URL',
+      (f: any) => (f.identities[0].smallPictures = ['/relative.jpg']),
+      'identities[0].smallPictures: each item must be an absolute http(s) URL',
+    ],
+    [
+      'a bad lastLogin',
+      (f: any) => (f.identities[0].lastLogin = '2026-02-30T00:00:00.000'),
+      'identities[0].lastLogin: must be a UTC date and time of the form YYYY-MM-DDThh:mm:ss.fff',
+    ],
+    [
+      'a lastLogin with an offset',
+      (f: any) => (f.identities[0].lastLogin = '2026-01-01T00:00:00.000+01:00'),
+      'identities[0].lastLogin: must be a UTC date and time of the form YYYY-MM-DDThh:mm:ss.fff',
+    ],
+    [
+      'a non-boolean flag',
+      (f: any) => (f.identities[0].disabled = 'no'),
+      'identities[0].disabled: must be true or false',
+    ],
+    [
+      'a null value',
+      (f: any) => (f.identities[0].displayName = null),
+      'identities[0].displayName: must be a string',
+    ],
+    [
+      'a non-string property',
+      (f: any) => (f.identities[0].properties = { a: 1 }),
+      'identities[0].properties: must be an object whose values are strings',
+    ],
+    [
+      'an unknown friend',
+      (f: any) => f.identities[0].friends.push('nobody'),
+      'identities[0].friends[2]: unknown identity "nobody"',
+    ],
+    [
+      'a self-friendship',
+      (f: any) => f.identities[0].friends.push('ada'),
+      'identities[0].friends[2]: an identity cannot be its own friend',
+    ],
+    [
+      'a duplicate account id',
+      (f: any) => (f.identities[1].accounts[0].accountId = 'acc-ada-password'),
+      'identities[1].accounts[0].accountId: duplicate account "acc-ada-password"',
+    ],
+    [
+      'a duplicate issued user id',
+      (f: any) =>
+        (f.identities[0].accounts[2].issuedUserId = '108234567890123456789'),
+      'identities[0].accounts[2].issuedUserId: "108234567890123456789" is already used at provider "google"',
+    ],
+    [
+      'two accounts at a single-account provider',
+      (f: any) =>
+        f.identities[0].accounts.push({
+          accountProviderId: 'password',
+          issuedUserId: 'ada2',
+        }),
+      'identities[0].accounts[3].accountProviderId: provider "password" allows one account per identity',
+    ],
+    [
+      'a short token',
+      (f: any) => (f.tokens[0].token = 'short'),
+      'tokens[0].token: must be 20 to 512 characters of [A-Za-z0-9._~+/-]',
+    ],
+    [
+      'a duplicate token',
+      (f: any) => (f.tokens[1].token = f.tokens[0].token),
+      'tokens[1].token: duplicate token',
+    ],
+    [
+      'an unknown token type',
+      (f: any) => (f.tokens[0].type = 'refresh'),
+      'tokens[0].type: must be "access" or "app"',
+    ],
+    [
+      'an access token without identity',
+      (f: any) => delete f.tokens[0].identityId,
+      'tokens[0].identityId: is required for an access token',
+    ],
+    [
+      'an access token of an unknown identity',
+      (f: any) => (f.tokens[0].identityId = 'nobody'),
+      'tokens[0].identityId: unknown identity "nobody"',
+    ],
+    [
+      'an access token with another identity’s account',
+      (f: any) => (f.tokens[0].accountId = 'acc-charles-github'),
+      'tokens[0].accountId: "acc-charles-github" is not an account of identity "ada"',
+    ],
+    [
+      'an app token without appId',
+      (f: any) => delete f.tokens[5].appId,
+      'tokens[5].appId: is required for an app token',
+    ],
+    [
+      'an unknown scope',
+      (f: any) => (f.tokens[5].scopes = ['identities:write']),
+      'tokens[5].scopes: each item must be one of identities:read, identities:delete',
+    ],
+    [
+      'a bad expiry',
+      (f: any) => (f.tokens[4].expiresAt = 'soon'),
+      'tokens[4].expiresAt: must be an ISO 8601 date and time',
+    ],
+  ])(
+    'rejects %s, naming its path, and changes nothing',
+    async (_name, breakIt, message) => {
+      const before = await snapshot(t);
+      const file = example();
+      file.tenant.id = 'fresh';
+      (breakIt as (f: any) => unknown)(file);
+      const errors = await importErrors(t, file);
+      expect(errors).toContain(message);
+      expect(await snapshot(t)).toStrictEqual(before);
+    },
+  );
 
   it('rejects a file that is not an object', async () => {
-    expect(await importErrors(t, [])).toStrictEqual(['$: must be a JSON object']);
+    expect(await importErrors(t, [])).toStrictEqual([
+      '$: must be a JSON object',
+    ]);
   });
 
   it('normalizes primary values into their lists and makes friendship mutual', async () => {
     await t.tenants.importTenant({
       tenant: { id: 'norm', name: 'N' },
       identities: [
-        { identityId: 'p', emailAddress: 'p@x.example', emailAddresses: ['q@x.example'], givenName: 'P', locality: 'de-DE', friends: ['q'] },
+        {
+          identityId: 'p',
+          emailAddress: 'p@x.example',
+          emailAddresses: ['q@x.example'],
+          givenName: 'P',
+          locality: 'de-DE',
+          friends: ['q'],
+        },
         { identityId: 'q' },
       ],
     });
-    const p = await t.database.prisma.identity.findUniqueOrThrow({ where: { tenantId_identityId: { tenantId: 'norm', identityId: 'p' } } });
-    expect([p.emailAddresses, p.givenNames, p.localities]).toStrictEqual([['p@x.example', 'q@x.example'], ['P'], ['de-DE']]);
-    const friendships = await t.database.prisma.friendship.findMany({ where: { tenantId: 'norm' }, orderBy: { identityId: 'asc' }, select: { identityId: true, friendId: true } });
-    expect(friendships).toStrictEqual([{ identityId: 'p', friendId: 'q' }, { identityId: 'q', friendId: 'p' }]);
+    const p = await t.database.prisma.identity.findUniqueOrThrow({
+      where: { tenantId_identityId: { tenantId: 'norm', identityId: 'p' } },
+    });
+    expect([p.emailAddresses, p.givenNames, p.localities]).toStrictEqual([
+      ['p@x.example', 'q@x.example'],
+      ['P'],
+      ['de-DE'],
+    ]);
+    const friendships = await t.database.prisma.friendship.findMany({
+      where: { tenantId: 'norm' },
+      orderBy: { identityId: 'asc' },
+      select: { identityId: true, friendId: true },
+    });
+    expect(friendships).toStrictEqual([
+      { identityId: 'p', friendId: 'q' },
+      { identityId: 'q', friendId: 'p' },
+    ]);
   });
 });

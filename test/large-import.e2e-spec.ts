@@ -10,7 +10,9 @@ describe('a 10,000-identity import', () => {
   afterAll(() => t.close());
 
   it('loads everything in one transaction and serves it', async () => {
-    const summary = await t.tenants.importTenant(generatedTenant('large', 10_000));
+    const summary = await t.tenants.importTenant(
+      generatedTenant('large', 10_000),
+    );
     expect(summary).toStrictEqual({
       tenantId: 'large',
       replaced: false,
@@ -19,7 +21,11 @@ describe('a 10,000-identity import', () => {
       friendships: 10_000,
       tokens: 1,
     });
-    expect(await t.database.prisma.friendship.count({ where: { tenantId: 'large' } })).toBe(20_000);
+    expect(
+      await t.database.prisma.friendship.count({
+        where: { tenantId: 'large' },
+      }),
+    ).toBe(20_000);
     const res = await t
       .http()
       .get('/large/api/identity/v1/user-009999/friends')

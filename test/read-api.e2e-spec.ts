@@ -44,12 +44,20 @@ describe('GET endpoints (example tenant)', () => {
   });
 
   it('returns the same identity by id', async () => {
-    const res = await t.http().get(`${API}/ada`).set(bearer(TOKENS.ada)).expect(200);
+    const res = await t
+      .http()
+      .get(`${API}/ada`)
+      .set(bearer(TOKENS.ada))
+      .expect(200);
     expect(res.body).toStrictEqual(ADA);
   });
 
   it('leaves out absent fields and keeps the always-present ones', async () => {
-    const res = await t.http().get(`${API}/mary`).set(bearer(TOKENS.ada)).expect(200);
+    const res = await t
+      .http()
+      .get(`${API}/mary`)
+      .set(bearer(TOKENS.ada))
+      .expect(200);
     expect(res.body).toStrictEqual({
       identityId: 'mary',
       displayName: 'Mary Somerville',
@@ -74,7 +82,14 @@ describe('GET endpoints (example tenant)', () => {
     const file = example();
     file.tenant.id = 'bare-tenant';
     file.identities.push({ identityId: 'bare' });
-    file.tokens = [{ token: 'bare-tenant-app-token-01', type: 'app', appId: 'x', scopes: ['identities:read'] }];
+    file.tokens = [
+      {
+        token: 'bare-tenant-app-token-01',
+        type: 'app',
+        appId: 'x',
+        scopes: ['identities:read'],
+      },
+    ];
     await t.tenants.importTenant(file);
     const res = await t
       .http()
@@ -97,7 +112,11 @@ describe('GET endpoints (example tenant)', () => {
   });
 
   it('groups accounts by provider in the tenant order, including providers without accounts', async () => {
-    const res = await t.http().get(`${API}/accounts`).set(bearer(TOKENS.ada)).expect(200);
+    const res = await t
+      .http()
+      .get(`${API}/accounts`)
+      .set(bearer(TOKENS.ada))
+      .expect(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.body).toStrictEqual([
       {
@@ -128,8 +147,10 @@ describe('GET endpoints (example tenant)', () => {
             accountPrivatePersonalIdentifier: 'g-ppid-ada-1',
             displayName: 'Ada Lovelace',
             emailAddress: 'ada@example.org',
-            accountProfileUrl: 'https://profiles.example.com/108234567890123456789',
-            pictureUrl: 'https://pictures.example.com/108234567890123456789.jpg',
+            accountProfileUrl:
+              'https://profiles.example.com/108234567890123456789',
+            pictureUrl:
+              'https://pictures.example.com/108234567890123456789.jpg',
             isCurrent: true,
           },
           {
@@ -153,17 +174,32 @@ describe('GET endpoints (example tenant)', () => {
   });
 
   it('marks no account current for a token without an account, or an app token', async () => {
-    const own = await t.http().get(`${API}/accounts`).set(bearer(TOKENS.mary)).expect(200);
-    expect(own.body.map((p: { accounts: unknown[] }) => p.accounts)).toStrictEqual([[], [], []]);
-    const app = await t.http().get(`${API}/ada/accounts`).set(bearer(TOKENS.crm)).expect(200);
-    const current = app.body.flatMap((p: { accounts: { isCurrent: boolean }[] }) =>
-      p.accounts.map((a) => a.isCurrent),
+    const own = await t
+      .http()
+      .get(`${API}/accounts`)
+      .set(bearer(TOKENS.mary))
+      .expect(200);
+    expect(
+      own.body.map((p: { accounts: unknown[] }) => p.accounts),
+    ).toStrictEqual([[], [], []]);
+    const app = await t
+      .http()
+      .get(`${API}/ada/accounts`)
+      .set(bearer(TOKENS.crm))
+      .expect(200);
+    const current = app.body.flatMap(
+      (p: { accounts: { isCurrent: boolean }[] }) =>
+        p.accounts.map((a) => a.isCurrent),
     );
     expect(current).toStrictEqual([false, false, false]);
   });
 
   it('lists friends ordered by display name', async () => {
-    const res = await t.http().get(`${API}/friends`).set(bearer(TOKENS.ada)).expect(200);
+    const res = await t
+      .http()
+      .get(`${API}/friends`)
+      .set(bearer(TOKENS.ada))
+      .expect(200);
     expect(res.body).toStrictEqual([
       {
         identityId: 'charles',
@@ -175,19 +211,36 @@ describe('GET endpoints (example tenant)', () => {
   });
 
   it('makes friendship mutual', async () => {
-    const res = await t.http().get(`${API}/mary/friends`).set(bearer(TOKENS.crm)).expect(200);
-    expect(res.body.map((f: { identityId: string }) => f.identityId)).toStrictEqual(['ada', 'charles']);
+    const res = await t
+      .http()
+      .get(`${API}/mary/friends`)
+      .set(bearer(TOKENS.crm))
+      .expect(200);
+    expect(
+      res.body.map((f: { identityId: string }) => f.identityId),
+    ).toStrictEqual(['ada', 'charles']);
   });
 
   it('lists roles by name, and an empty array for none', async () => {
-    const ada = await t.http().get(`${API}/roles`).set(bearer(TOKENS.ada)).expect(200);
+    const ada = await t
+      .http()
+      .get(`${API}/roles`)
+      .set(bearer(TOKENS.ada))
+      .expect(200);
     expect(ada.body).toStrictEqual([{ name: 'admin' }, { name: 'member' }]);
-    const mary = await t.http().get(`${API}/roles`).set(bearer(TOKENS.mary)).expect(200);
+    const mary = await t
+      .http()
+      .get(`${API}/roles`)
+      .set(bearer(TOKENS.mary))
+      .expect(200);
     expect(mary.body).toStrictEqual([]);
   });
 
   it('accepts the token in the query string and then forbids storing the response', async () => {
-    const res = await t.http().get(`${API}/roles?access_token=${TOKENS.ada}`).expect(200);
+    const res = await t
+      .http()
+      .get(`${API}/roles?access_token=${TOKENS.ada}`)
+      .expect(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toStrictEqual([{ name: 'admin' }, { name: 'member' }]);
   });
@@ -199,7 +252,11 @@ describe('GET endpoints (example tenant)', () => {
     other.tokens = [];
     await t.tenants.importTenant(other);
     for (const id of ['does-not-exist', 'stranger']) {
-      const res = await t.http().get(`${API}/${id}`).set(bearer(TOKENS.ada)).expect(404);
+      const res = await t
+        .http()
+        .get(`${API}/${id}`)
+        .set(bearer(TOKENS.ada))
+        .expect(404);
       expect(res.headers['content-type']).toBe('application/problem+json');
       expect(res.body).toStrictEqual({
         type: 'urn:problem:identity:identity-not-found',
@@ -214,14 +271,31 @@ describe('GET endpoints (example tenant)', () => {
   it('keeps unicode intact', async () => {
     const file = example();
     file.tenant.id = 'unicode';
-    file.identities = [{ identityId: 'u1', displayName: 'Zoë Ångström 漢字 🚀', givenName: 'Zoë' }];
-    file.tokens = [{ token: 'unicode-app-token-000001', type: 'app', appId: 'x', scopes: ['identities:read'] }];
+    file.identities = [
+      {
+        identityId: 'u1',
+        displayName: 'Zoë Ångström 漢字 🚀',
+        givenName: 'Zoë',
+      },
+    ];
+    file.tokens = [
+      {
+        token: 'unicode-app-token-000001',
+        type: 'app',
+        appId: 'x',
+        scopes: ['identities:read'],
+      },
+    ];
     await t.tenants.importTenant(file);
     const res = await t
       .http()
       .get('/unicode/api/identity/v1/u1?fields=displayName,givenNames')
       .set(bearer('unicode-app-token-000001'))
       .expect(200);
-    expect(res.body).toStrictEqual({ identityId: 'u1', displayName: 'Zoë Ångström 漢字 🚀', givenNames: ['Zoë'] });
+    expect(res.body).toStrictEqual({
+      identityId: 'u1',
+      displayName: 'Zoë Ångström 漢字 🚀',
+      givenNames: ['Zoë'],
+    });
   });
 });

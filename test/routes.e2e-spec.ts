@@ -1,6 +1,10 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
+import {
+  DiscoveryModule,
+  DiscoveryService,
+  MetadataScanner,
+} from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { ACCESS_RULE } from '../src/auth/access.decorator';
 import { AppModule } from '../src/app.module';
@@ -18,12 +22,16 @@ describe('routes', () => {
       const routes = moduleRef
         .get(DiscoveryService)
         .getControllers()
-        .flatMap(({ metatype }) => {
-          const proto = (metatype as { prototype: object }).prototype;
+        .flatMap((wrapper) => {
+          const metatype = wrapper.metatype as { prototype: object };
+          const proto = metatype.prototype;
           return scanner
             .getAllMethodNames(proto)
             .map((name) => (proto as Record<string, unknown>)[name] as object)
-            .filter((handler) => Reflect.getMetadata(PATH_METADATA, handler) !== undefined)
+            .filter(
+              (handler) =>
+                Reflect.getMetadata(PATH_METADATA, handler) !== undefined,
+            )
             .map((handler) => ({
               route: `${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)]} ${Reflect.getMetadata(PATH_METADATA, metatype)}/${Reflect.getMetadata(PATH_METADATA, handler)}`,
               rule: Reflect.getMetadata(ACCESS_RULE, handler),

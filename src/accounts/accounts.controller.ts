@@ -11,7 +11,9 @@ export class AccountsController {
 
   @Get('accounts')
   @Access('current')
-  getCurrentAccounts(@Caller() caller: Principal & { kind: 'access' }): Promise<AccountProviderResponse[]> {
+  getCurrentAccounts(
+    @Caller() caller: Principal & { kind: 'access' },
+  ): Promise<AccountProviderResponse[]> {
     return this.accounts.listAccounts(caller, caller.identityId);
   }
 

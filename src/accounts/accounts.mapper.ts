@@ -16,7 +16,12 @@ export function toAccountProviders(
   let multiple = false;
   for (const row of rows) {
     if (entry?.accountProviderId !== row.accountProviderId) {
-      entry = { accountProviderId: row.accountProviderId, accounts: [], canAddAnotherAccount: true, signInUrl: row.signInUrl };
+      entry = {
+        accountProviderId: row.accountProviderId,
+        accounts: [],
+        canAddAnotherAccount: true,
+        signInUrl: row.signInUrl,
+      };
       setPresent(entry, 'displayName', row.providerDisplayName);
       setPresent(entry, 'providerImageUrl', row.providerImageUrl);
       multiple = row.allowsMultipleAccounts;
@@ -29,13 +34,20 @@ export function toAccountProviders(
   return entries;
 }
 
-function toAccount(row: ProviderAccountRecord, currentAccountId: string | null): AccountResponse {
+function toAccount(
+  row: ProviderAccountRecord,
+  currentAccountId: string | null,
+): AccountResponse {
   const account: AccountResponse = {
     accountId: row.accountId!,
     issuedUserId: row.issuedUserId!,
     isCurrent: row.accountId === currentAccountId,
   };
-  setPresent(account, 'accountPrivatePersonalIdentifier', row.accountPrivatePersonalIdentifier);
+  setPresent(
+    account,
+    'accountPrivatePersonalIdentifier',
+    row.accountPrivatePersonalIdentifier,
+  );
   setPresent(account, 'accountProfileUrl', row.accountProfileUrl);
   setPresent(account, 'displayName', row.displayName);
   setPresent(account, 'emailAddress', row.emailAddress);

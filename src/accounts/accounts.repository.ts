@@ -22,7 +22,10 @@ export class AccountsRepository {
   constructor(private readonly database: Database) {}
 
   /** Every provider of the tenant in its order, with the identity's accounts, in one query. */
-  findProviderAccounts(tenantId: string, identityId: string): Promise<ProviderAccountRecord[]> {
+  findProviderAccounts(
+    tenantId: string,
+    identityId: string,
+  ): Promise<ProviderAccountRecord[]> {
     return this.database.prisma.$queryRaw<ProviderAccountRecord[]>`
       SELECT p.account_provider_id AS "accountProviderId", p.display_name AS "providerDisplayName",
              p.provider_image_url AS "providerImageUrl", p.sign_in_url AS "signInUrl",

@@ -8,8 +8,17 @@ import { AccountsRepository } from './accounts.repository';
 export class AccountsService {
   constructor(private readonly accounts: AccountsRepository) {}
 
-  async listAccounts(caller: Principal, identityId: string): Promise<AccountProviderResponse[]> {
-    const rows = await this.accounts.findProviderAccounts(caller.tenantId, identityId);
-    return toAccountProviders(rows, caller.kind === 'access' ? caller.accountId : null);
+  async listAccounts(
+    caller: Principal,
+    identityId: string,
+  ): Promise<AccountProviderResponse[]> {
+    const rows = await this.accounts.findProviderAccounts(
+      caller.tenantId,
+      identityId,
+    );
+    return toAccountProviders(
+      rows,
+      caller.kind === 'access' ? caller.accountId : null,
+    );
   }
 }

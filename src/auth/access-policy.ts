@@ -20,7 +20,8 @@ export function identityView(
   target: TargetFacts,
   rule: Extract<AccessRule, 'identity' | 'identity-relations'>,
 ): View | 'forbidden' {
-  if (caller.kind === 'app') return caller.scopes.includes(SCOPE_READ) ? 'full' : 'forbidden';
+  if (caller.kind === 'app')
+    return caller.scopes.includes(SCOPE_READ) ? 'full' : 'forbidden';
   if (caller.identityId === target.identityId || caller.isAdmin) return 'full';
   if (rule === 'identity' && target.isFriend) return 'public';
   return 'none';

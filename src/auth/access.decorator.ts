@@ -8,7 +8,8 @@ import { SetMetadata } from '@nestjs/common';
  * - `identity`: GET `{id}`; friends see the public view.
  * - `identity-relations`: accounts, friends, roles of `{id}`.
  */
-export type AccessRule = 'public' | 'current' | 'identity' | 'identity-relations';
+export type AccessRule =
+  'public' | 'current' | 'identity' | 'identity-relations';
 
 export const ACCESS_RULE = 'access-rule';
 export const Access = (rule: AccessRule) => SetMetadata(ACCESS_RULE, rule);

@@ -66,7 +66,11 @@ export class AuthRepository {
   }
 
   /** Whether `targetId` exists and counts `callerId` among its friends. */
-  async accessFacts(tenantId: string, targetId: string, callerId: string | null): Promise<AccessFacts> {
+  async accessFacts(
+    tenantId: string,
+    targetId: string,
+    callerId: string | null,
+  ): Promise<AccessFacts> {
     const [facts] = await this.database.prisma.$queryRaw<AccessFacts[]>`
       SELECT EXISTS (SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${targetId}) AS "exists",
              EXISTS (SELECT 1 FROM friendship WHERE tenant_id = ${tenantId}
@@ -94,17 +98,31 @@ export class AuthRepository {
       where: { tenantId },
       orderBy: { createdAt: 'asc' },
       select: {
-        id: true, type: true, identityId: true, accountId: true, appId: true,
-        scopes: true, expiresAt: true, revokedAt: true, createdAt: true,
+        id: true,
+        type: true,
+        identityId: true,
+        accountId: true,
+        appId: true,
+        scopes: true,
+        expiresAt: true,
+        revokedAt: true,
+        createdAt: true,
       },
     });
   }
 
   async identityExists(tenantId: string, identityId: string): Promise<boolean> {
-    return (await this.database.prisma.identity.count({ where: { tenantId, identityId } })) > 0;
+    return (
+      (await this.database.prisma.identity.count({
+        where: { tenantId, identityId },
+      })) > 0
+    );
   }
 
-  async accountOwner(tenantId: string, accountId: string): Promise<string | undefined> {
+  async accountOwner(
+    tenantId: string,
+    accountId: string,
+  ): Promise<string | undefined> {
     const account = await this.database.prisma.account.findUnique({
       where: { tenantId_accountId: { tenantId, accountId } },
       select: { identityId: true },
@@ -113,6 +131,8 @@ export class AuthRepository {
   }
 
   async tenantExists(tenantId: string): Promise<boolean> {
-    return (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0;
+    return (
+      (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0
+    );
   }
 }

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AuthenticationRequired, Forbidden, InvalidRequest } from '../common/errors';
+import {
+  AuthenticationRequired,
+  Forbidden,
+  InvalidRequest,
+} from '../common/errors';
 import { TENANT_ID } from '../common/validation/field-rules';
 import { AuthRepository, TokenSummary } from './auth.repository';
 import { Principal, SCOPE_DELETE, SCOPE_READ } from './principal';
@@ -10,7 +14,9 @@ export const SCOPES = [SCOPE_READ, SCOPE_DELETE];
 
 /** The realm named in WWW-Authenticate: the path's tenant when it can be one. */
 export function realmOf(tenant: unknown): string {
-  return typeof tenant === 'string' && TENANT_ID.test(tenant) ? tenant : 'identity';
+  return typeof tenant === 'string' && TENANT_ID.test(tenant)
+    ? tenant
+    : 'identity';
 }
 
 export interface TokenRequest {
@@ -41,8 +47,14 @@ export class AuthService {
     )
       throw new AuthenticationRequired(realmOf(tenant), true);
     if (token.type === 'app')
-      return { kind: 'app', tenantId: token.tenantId, appId: token.appId!, scopes: token.scopes };
-    if (token.identityDisabled) throw new Forbidden('The identity of this access token is disabled.');
+      return {
+        kind: 'app',
+        tenantId: token.tenantId,
+        appId: token.appId!,
+        scopes: token.scopes,
+      };
+    if (token.identityDisabled)
+      throw new Forbidden('The identity of this access token is disabled.');
     return {
       kind: 'access',
       tenantId: token.tenantId,
@@ -54,20 +66,34 @@ export class AuthService {
 
   /** Registers a new token and returns its secret, which is not stored. */
   async createToken(request: TokenRequest): Promise<string> {
-    const { tenantId, identityId, accountId, appId, scopes, ttlSeconds } = request;
+    const { tenantId, identityId, accountId, appId, scopes, ttlSeconds } =
+      request;
     if (!(await this.auth.tenantExists(tenantId)))
       throw new InvalidRequest(`Unknown tenant "${tenantId}".`);
     if ((identityId === undefined) === (appId === undefined))
-      throw new InvalidRequest('Name either an identity (access token) or an app (app token).');
-    if (identityId !== undefined && !(await this.auth.identityExists(tenantId, identityId)))
-      throw new InvalidRequest(`Unknown identity "${identityId}" in tenant "${tenantId}".`);
+      throw new InvalidRequest(
+        'Name either an identity (access token) or an app (app token).',
+      );
+    if (
+      identityId !== undefined &&
+      !(await this.auth.identityExists(tenantId, identityId))
+    )
+      throw new InvalidRequest(
+        `Unknown identity "${identityId}" in tenant "${tenantId}".`,
+      );
     if (accountId !== undefined) {
-      if (identityId === undefined) throw new InvalidRequest('An account goes with an identity only.');
+      if (identityId === undefined)
+        throw new InvalidRequest('An account goes with an identity only.');
       if ((await this.auth.accountOwner(tenantId, accountId)) !== identityId)
-        throw new InvalidRequest(`"${accountId}" is not an account of identity "${identityId}".`);
+        throw new InvalidRequest(
+          `"${accountId}" is not an account of identity "${identityId}".`,
+        );
     }
     const unknown = scopes.filter((s) => !SCOPES.includes(s));
-    if (unknown.length) throw new InvalidRequest(`Unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`);
+    if (unknown.length)
+      throw new InvalidRequest(
+        `Unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`,
+      );
     const secret = generateTokenSecret();
     await this.auth.createToken({
       id: randomUUID(),
@@ -78,7 +104,10 @@ export class AuthService {
       accountId: accountId ?? null,
       appId: appId ?? null,
       scopes: [...new Set(scopes)],
-      expiresAt: ttlSeconds === undefined ? null : new Date(Date.now() + ttlSeconds * 1000),
+      expiresAt:
+        ttlSeconds === undefined
+          ? null
+          : new Date(Date.now() + ttlSeconds * 1000),
     });
     return secret;
   }

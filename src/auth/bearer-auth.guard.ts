@@ -19,11 +19,15 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const rule = this.reflector.get<AccessRule | undefined>(ACCESS_RULE, context.getHandler());
+    const rule = this.reflector.get<AccessRule | undefined>(
+      ACCESS_RULE,
+      context.getHandler(),
+    );
     if (rule === 'public') return true;
     const view = this.getRequest(context);
     await super.canActivate(context);
-    requestState(context.switchToHttp().getRequest<Request>()).principal = view.user as Principal;
+    requestState(context.switchToHttp().getRequest<Request>()).principal =
+      view.user as Principal;
     return true;
   }
 
@@ -32,8 +36,14 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
    * token in form-encoded bodies alone, and this API takes JSON.
    */
   getRequest(context: ExecutionContext) {
-    const req = context.switchToHttp().getRequest<Request & { bearerView?: object }>();
-    req.bearerView ??= { headers: req.headers, query: req.query, params: req.params };
+    const req = context
+      .switchToHttp()
+      .getRequest<Request & { bearerView?: object }>();
+    req.bearerView ??= {
+      headers: req.headers,
+      query: req.query,
+      params: req.params,
+    };
     return req.bearerView as { user?: unknown };
   }
 

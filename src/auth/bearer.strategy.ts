@@ -16,7 +16,9 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
 
   validate(req: Request, token: unknown): Promise<Principal> {
     if (typeof token !== 'string')
-      throw new InvalidRequest('Send one access token, not several access_token parameters.');
+      throw new InvalidRequest(
+        'Send one access token, not several access_token parameters.',
+      );
     return this.auth.authenticate(pathParam(req, 'tenant'), token);
   }
 }

@@ -21,14 +21,19 @@ export class IdentityAccessGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const rule = this.reflector.get<AccessRule | undefined>(ACCESS_RULE, context.getHandler());
+    const rule = this.reflector.get<AccessRule | undefined>(
+      ACCESS_RULE,
+      context.getHandler(),
+    );
     if (rule === 'public') return true;
     const req = context.switchToHttp().getRequest<Request>();
     const state = requestState(req);
     const caller = state.principal!;
     if (rule === 'current') {
       if (caller.kind !== 'access')
-        throw new Forbidden('An app token has no current identity; name the identity in the path.');
+        throw new Forbidden(
+          'An app token has no current identity; name the identity in the path.',
+        );
       return true;
     }
     if (rule !== 'identity' && rule !== 'identity-relations')
@@ -39,7 +44,10 @@ export class IdentityAccessGuard implements CanActivate {
       state.target = { identityId, view };
       return true;
     }
-    if (mergedInto && (await this.decide(caller, mergedInto, rule)).view !== 'none') {
+    if (
+      mergedInto &&
+      (await this.decide(caller, mergedInto, rule)).view !== 'none'
+    ) {
       const segments = req.path.split('/');
       segments[5] = encodeURIComponent(mergedInto);
       throw new IdentityMoved(segments.join('/'));
@@ -47,12 +55,27 @@ export class IdentityAccessGuard implements CanActivate {
     throw new IdentityNotFound(identityId);
   }
 
-  private async decide(caller: Principal, identityId: string, rule: 'identity' | 'identity-relations') {
+  private async decide(
+    caller: Principal,
+    identityId: string,
+    rule: 'identity' | 'identity-relations',
+  ) {
     const callerId = caller.kind === 'access' ? caller.identityId : null;
-    const facts = await this.auth.accessFacts(caller.tenantId, identityId, callerId);
-    const view = identityView(caller, { identityId, isFriend: facts.isFriend }, rule);
+    const facts = await this.auth.accessFacts(
+      caller.tenantId,
+      identityId,
+      callerId,
+    );
+    const view = identityView(
+      caller,
+      { identityId, isFriend: facts.isFriend },
+      rule,
+    );
     if (view === 'forbidden')
       throw new Forbidden('This app token lacks the identities:read scope.');
-    return { view: facts.exists ? view : 'none', mergedInto: facts.mergedInto } as const;
+    return {
+      view: facts.exists ? view : 'none',
+      mergedInto: facts.mergedInto,
+    } as const;
   }
 }

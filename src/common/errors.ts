@@ -16,7 +16,10 @@ export class InvalidRequest extends DomainError {
   readonly status = 400;
   readonly slug = 'invalid-request';
   readonly title = 'Invalid request';
-  constructor(detail: string, readonly errors?: FieldError[]) {
+  constructor(
+    detail: string,
+    readonly errors?: FieldError[],
+  ) {
     super(detail);
   }
 }
@@ -48,7 +51,9 @@ export class IdentityNotFound extends DomainError {
   readonly slug = 'identity-not-found';
   readonly title = 'Identity not found';
   constructor(identityId: string) {
-    super(`No identity "${identityId}" is visible to the caller in this tenant.`);
+    super(
+      `No identity "${identityId}" is visible to the caller in this tenant.`,
+    );
   }
 }
 

@@ -5,11 +5,15 @@ import { InvalidRequest } from './errors';
 /** `?limit=` (1–1000) and `?cursor=` of the friends and roles collections. */
 export class PageQuery {
   @IsOptional()
-  @Matches(/^(?:[1-9]\d{0,2}|1000)$/, { message: 'must be a whole number from 1 to 1000' })
+  @Matches(/^(?:[1-9]\d{0,2}|1000)$/, {
+    message: 'must be a whole number from 1 to 1000',
+  })
   limit?: string;
 
   @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,2048}$/, { message: 'is not a cursor this service issued' })
+  @Matches(/^[A-Za-z0-9_-]{1,2048}$/, {
+    message: 'is not a cursor this service issued',
+  })
   cursor?: string;
 }
 
@@ -25,7 +29,9 @@ export function encodeCursor(key: string[]): string {
 }
 
 export function toPage(query: PageQuery, keyLength: number): Page {
-  const page: Page = { limit: query.limit === undefined ? undefined : Number(query.limit) };
+  const page: Page = {
+    limit: query.limit === undefined ? undefined : Number(query.limit),
+  };
   if (query.cursor !== undefined) {
     let key: unknown;
     try {
@@ -33,7 +39,11 @@ export function toPage(query: PageQuery, keyLength: number): Page {
     } catch {
       key = undefined;
     }
-    if (!Array.isArray(key) || key.length !== keyLength || !key.every((k) => typeof k === 'string'))
+    if (
+      !Array.isArray(key) ||
+      key.length !== keyLength ||
+      !key.every((k) => typeof k === 'string')
+    )
       throw new InvalidRequest('The cursor is not one this service issued.', [
         { field: 'cursor', message: 'is not a cursor this service issued' },
       ]);
@@ -56,6 +66,9 @@ export function sendPage<T>(
   if (page.limit === undefined || rows.length <= page.limit) return rows;
   const items = rows.slice(0, page.limit);
   const cursor = encodeCursor(keyOf(items[items.length - 1]));
-  res.setHeader('Link', `<${path}?limit=${page.limit}&cursor=${cursor}>; rel="next"`);
+  res.setHeader(
+    'Link',
+    `<${path}?limit=${page.limit}&cursor=${cursor}>; rel="next"`,
+  );
   return items;
 }

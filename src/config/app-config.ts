@@ -45,7 +45,11 @@ const poolSize = { message: 'must be a whole number from 1 to 1000' };
 
 /** The environment variables, named exactly as an operator sets them. */
 class Environment {
-  @IsOptional() @Transform(toInt) @IsInt(port) @Min(1, port) @Max(65535, port)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt(port)
+  @Min(1, port)
+  @Max(65535, port)
   PORT: number = 3000;
 
   @IsOptional()
@@ -54,19 +58,30 @@ class Environment {
   })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   DATA_DIR: string = '.data/pglite';
 
-  @IsOptional() @Transform(toInt) @IsInt(poolSize) @Min(1, poolSize) @Max(1000, poolSize)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt(poolSize)
+  @Min(1, poolSize)
+  @Max(1000, poolSize)
   DATABASE_POOL_SIZE: number = 10;
 
-  @IsOptional() @Transform(toBool) @IsBoolean({ message: 'must be true or false' })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean({ message: 'must be true or false' })
   MIGRATE_ON_START: boolean = true;
 
-  @IsOptional() @Transform(toBool) @IsBoolean({ message: 'must be true or false' })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean({ message: 'must be true or false' })
   SEED_DEMO: boolean = true;
 
-  @IsOptional() @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
+  @IsOptional()
+  @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'log';
 }
 
@@ -78,16 +93,23 @@ export class ConfigError extends Error {}
  */
 export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const set = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+    Object.entries(env).filter(
+      ([, value]) => value !== undefined && value !== '',
+    ),
   );
   const parsed = plainToInstance(Environment, set, {
     excludeExtraneousValues: false,
   });
-  const errors = validateSync(parsed, { whitelist: true, stopAtFirstError: true });
+  const errors = validateSync(parsed, {
+    whitelist: true,
+    stopAtFirstError: true,
+  });
   if (errors.length > 0) {
     const lines = errors.map(
       (e) =>
-        `${e.property}=${JSON.stringify(env[e.property])}: ${Object.values(e.constraints ?? {})
+        `${e.property}=${JSON.stringify(env[e.property])}: ${Object.values(
+          e.constraints ?? {},
+        )
           .map((m) => m.replace(`${e.property} `, ''))
           .join('; ')}`,
     );

@@ -34,7 +34,13 @@ export class FriendsController {
     return this.page(caller.tenantId, target.identityId, query, req, res);
   }
 
-  private async page(tenantId: string, identityId: string, query: PageQuery, req: Request, res: Response) {
+  private async page(
+    tenantId: string,
+    identityId: string,
+    query: PageQuery,
+    req: Request,
+    res: Response,
+  ) {
     const page = toPage(query, 2);
     const friends = await this.friends.listFriends(tenantId, identityId, page);
     return sendPage(res, req.path, page, friends, friendKey);

@@ -18,7 +18,11 @@ export class FriendsRepository {
    * Friends ordered by display name (absent sorts as empty), then id, both
    * byte by byte; one more than the page's limit, after its cursor.
    */
-  findFriends(tenantId: string, identityId: string, page: Page): Promise<FriendRecord[]> {
+  findFriends(
+    tenantId: string,
+    identityId: string,
+    page: Page,
+  ): Promise<FriendRecord[]> {
     const [afterName, afterId] = page.after ?? [null, null];
     const limit = page.limit === undefined ? null : page.limit + 1;
     return this.database.prisma.$queryRaw<FriendRecord[]>`

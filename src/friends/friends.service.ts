@@ -8,13 +8,22 @@ import { FriendRecord, FriendsRepository } from './friends.repository';
 export class FriendsService {
   constructor(private readonly friends: FriendsRepository) {}
 
-  async listFriends(tenantId: string, identityId: string, page: Page): Promise<FriendResponse[]> {
-    return (await this.friends.findFriends(tenantId, identityId, page)).map(toFriendResponse);
+  async listFriends(
+    tenantId: string,
+    identityId: string,
+    page: Page,
+  ): Promise<FriendResponse[]> {
+    return (await this.friends.findFriends(tenantId, identityId, page)).map(
+      toFriendResponse,
+    );
   }
 }
 
 /** The sort key a cursor carries. */
-export const friendKey = (friend: FriendResponse) => [friend.displayName ?? '', friend.identityId];
+export const friendKey = (friend: FriendResponse) => [
+  friend.displayName ?? '',
+  friend.identityId,
+];
 
 export function toFriendResponse(row: FriendRecord): FriendResponse {
   const friend: FriendResponse = { identityId: row.identityId };

@@ -17,7 +17,15 @@ export class IdentityController {
     @Query() query: IdentityQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PartialIdentityResponse> {
-    return withEtag(res, await this.identities.getIdentity(caller.tenantId, caller.identityId, 'full', query.fields));
+    return withEtag(
+      res,
+      await this.identities.getIdentity(
+        caller.tenantId,
+        caller.identityId,
+        'full',
+        query.fields,
+      ),
+    );
   }
 
   @Get(':id')
@@ -28,7 +36,15 @@ export class IdentityController {
     @Query() query: IdentityQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PartialIdentityResponse> {
-    return withEtag(res, await this.identities.getIdentity(caller.tenantId, target.identityId, target.view, query.fields));
+    return withEtag(
+      res,
+      await this.identities.getIdentity(
+        caller.tenantId,
+        target.identityId,
+        target.view,
+        query.fields,
+      ),
+    );
   }
 }
 

@@ -31,7 +31,9 @@ export interface IdentityResponse {
 export type IdentityField = keyof IdentityResponse;
 
 /** An identity reduced to some fields (public view, `?fields=`). */
-export type PartialIdentityResponse = Partial<IdentityResponse> & { identityId: string };
+export type PartialIdentityResponse = Partial<IdentityResponse> & {
+  identityId: string;
+};
 
 export class IdentityQuery {
   /** Comma-separated field names; the response holds only those (and identityId). */

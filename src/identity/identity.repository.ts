@@ -33,7 +33,10 @@ export interface IdentityRecord {
 export class IdentityRepository {
   constructor(private readonly database: Database) {}
 
-  findIdentity(tenantId: string, identityId: string): Promise<IdentityRecord | null> {
+  findIdentity(
+    tenantId: string,
+    identityId: string,
+  ): Promise<IdentityRecord | null> {
     return this.database.prisma.identity.findUnique({
       where: { tenantId_identityId: { tenantId, identityId } },
       omit: { tenantId: true, createdAt: true, updatedAt: true },

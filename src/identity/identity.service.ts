@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { IdentityNotFound, InvalidRequest } from '../common/errors';
 import { IdentityField, PartialIdentityResponse } from './identity.dto';
-import { IDENTITY_FIELDS, pickFields, PUBLIC_FIELDS, toIdentityResponse } from './identity.mapper';
+import {
+  IDENTITY_FIELDS,
+  pickFields,
+  PUBLIC_FIELDS,
+  toIdentityResponse,
+} from './identity.mapper';
 import { IdentityRepository } from './identity.repository';
 
 export interface IdentityRepresentation {
@@ -30,11 +35,17 @@ export class IdentityService {
     let body: PartialIdentityResponse = toIdentityResponse(row);
     let shape = '';
     if (view === 'public') {
-      body = pickFields(body as ReturnType<typeof toIdentityResponse>, PUBLIC_FIELDS);
+      body = pickFields(
+        body as ReturnType<typeof toIdentityResponse>,
+        PUBLIC_FIELDS,
+      );
       shape = 'public';
     }
     if (selected) {
-      body = pickFields(body as ReturnType<typeof toIdentityResponse>, selected);
+      body = pickFields(
+        body as ReturnType<typeof toIdentityResponse>,
+        selected,
+      );
       shape += `|${[...selected].sort().join(',')}`;
     }
     const version = row.version.toString();
@@ -47,11 +58,16 @@ export class IdentityService {
 
 function parseFields(fields: string): Set<IdentityField> {
   const names = fields.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !IDENTITY_FIELDS.has(name as IdentityField));
+  const unknown = names.filter(
+    (name) => !IDENTITY_FIELDS.has(name as IdentityField),
+  );
   if (unknown.length)
     throw new InvalidRequest(
       `Unknown field${unknown.length > 1 ? 's' : ''} in fields: ${unknown.map((n) => `"${n}"`).join(', ')}.`,
-      unknown.map((name) => ({ field: 'fields', message: `unknown field "${name}"` })),
+      unknown.map((name) => ({
+        field: 'fields',
+        message: `unknown field "${name}"`,
+      })),
     );
   return new Set(names as IdentityField[]);
 }

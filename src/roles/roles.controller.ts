@@ -34,7 +34,13 @@ export class RolesController {
     return this.page(caller.tenantId, target.identityId, query, req, res);
   }
 
-  private async page(tenantId: string, identityId: string, query: PageQuery, req: Request, res: Response) {
+  private async page(
+    tenantId: string,
+    identityId: string,
+    query: PageQuery,
+    req: Request,
+    res: Response,
+  ) {
     const page = toPage(query, 1);
     const roles = await this.roles.listRoles(tenantId, identityId, page);
     return sendPage(res, req.path, page, roles, roleKey);

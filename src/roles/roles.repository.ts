@@ -7,7 +7,11 @@ export class RolesRepository {
   constructor(private readonly database: Database) {}
 
   /** Role names byte by byte, one more than the page's limit, after its cursor. */
-  async findRoleNames(tenantId: string, identityId: string, page: Page): Promise<string[]> {
+  async findRoleNames(
+    tenantId: string,
+    identityId: string,
+    page: Page,
+  ): Promise<string[]> {
     const rows = await this.database.prisma.roleAssignment.findMany({
       where: {
         tenantId,

@@ -7,8 +7,14 @@ import { RolesRepository } from './roles.repository';
 export class RolesService {
   constructor(private readonly roles: RolesRepository) {}
 
-  async listRoles(tenantId: string, identityId: string, page: Page): Promise<RoleResponse[]> {
-    return (await this.roles.findRoleNames(tenantId, identityId, page)).map((name) => ({ name }));
+  async listRoles(
+    tenantId: string,
+    identityId: string,
+    page: Page,
+  ): Promise<RoleResponse[]> {
+    return (await this.roles.findRoleNames(tenantId, identityId, page)).map(
+      (name) => ({ name }),
+    );
   }
 }
 

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TenantsService } from './tenants.service';
 
-export const DEMO_TENANT_FILE = resolve(__dirname, '../../prisma/demo-tenant.json');
+export const DEMO_TENANT_FILE = resolve(
+  __dirname,
+  '../../prisma/demo-tenant.json',
+);
 
 /** The demo tenant's fixed development tokens, as written in its file. */
 export interface DemoTokens {
@@ -21,8 +24,12 @@ export class DemoSeeder {
   /** Imports the demo tenant when the database holds no tenant at all. */
   async seedIfEmpty(): Promise<boolean> {
     if (await this.tenants.hasTenants()) return false;
-    const summary = await this.tenants.importTenant(JSON.parse(readFileSync(DEMO_TENANT_FILE, 'utf8')));
-    this.logger.log(`Imported the demo tenant "${summary.tenantId}" (${summary.identities} identities)`);
+    const summary = await this.tenants.importTenant(
+      JSON.parse(readFileSync(DEMO_TENANT_FILE, 'utf8')),
+    );
+    this.logger.log(
+      `Imported the demo tenant "${summary.tenantId}" (${summary.identities} identities)`,
+    );
     return true;
   }
 

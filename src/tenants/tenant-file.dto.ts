@@ -37,18 +37,25 @@ export const TOKEN_TYPES = ['access', 'app'] as const;
 export const SCOPES = ['identities:read', 'identities:delete'] as const;
 
 export class TenantRecord {
-  @Required() @IsText() @Matches(TENANT_ID, { message: `must match ${TENANT_ID}` })
+  @Required()
+  @IsText()
+  @Matches(TENANT_ID, { message: `must match ${TENANT_ID}` })
   id: string;
 
-  @Required() @IsText() @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  @Required()
+  @IsText()
+  @Length(1, 200, { message: 'must be 1 to 200 characters' })
   name: string;
 
-  @Absent() @IsTextList()
+  @Absent()
+  @IsTextList()
   adminRoles?: string[];
 }
 
 export class AccountProviderRecord {
-  @Required() @IsText() @Matches(PROVIDER_ID, { message: `must match ${PROVIDER_ID}` })
+  @Required()
+  @IsText()
+  @Matches(PROVIDER_ID, { message: `must match ${PROVIDER_ID}` })
   accountProviderId: string;
 
   @Absent() @IsText() displayName?: string;
@@ -58,11 +65,15 @@ export class AccountProviderRecord {
 }
 
 export class AccountRecord {
-  @Absent() @IsText() @Length(1, 512, { message: 'must be 1 to 512 characters' })
+  @Absent()
+  @IsText()
+  @Length(1, 512, { message: 'must be 1 to 512 characters' })
   accountId?: string;
 
   @Required() @IsText() accountProviderId: string;
-  @Required() @IsText() @Length(1, 512, { message: 'must be 1 to 512 characters' })
+  @Required()
+  @IsText()
+  @Length(1, 512, { message: 'must be 1 to 512 characters' })
   issuedUserId: string;
 
   @Absent() @IsText() accountPrivatePersonalIdentifier?: string;
@@ -73,7 +84,9 @@ export class AccountRecord {
 }
 
 export class IdentityRecord {
-  @Absent() @IsText() @Matches(IDENTITY_ID, { message: `must match ${IDENTITY_ID}` })
+  @Absent()
+  @IsText()
+  @Matches(IDENTITY_ID, { message: `must match ${IDENTITY_ID}` })
   identityId?: string;
 
   @Absent() @IsText() displayName?: string;
@@ -98,10 +111,15 @@ export class IdentityRecord {
   @Absent() @IsUtcDateTime() lastLogin?: string;
   @Absent() @IsText() userNamePasswordAccountUserName?: string;
   @Absent() @IsTextList() oldIdentityIds?: string[];
-  @Absent() @IsObject({ message: 'must be an object' }) @IsStringMap()
+  @Absent()
+  @IsObject({ message: 'must be an object' })
+  @IsStringMap()
   properties?: Record<string, string>;
 
-  @Absent() @IsList() @ValidateNested({ each: true }) @Type(() => AccountRecord)
+  @Absent()
+  @IsList()
+  @ValidateNested({ each: true })
+  @Type(() => AccountRecord)
   accounts?: AccountRecord[];
 
   @Absent() @IsTextList() roles?: string[];
@@ -109,34 +127,58 @@ export class IdentityRecord {
 }
 
 export class TokenRecord {
-  @Required() @IsText() @Matches(TOKEN_SECRET, {
+  @Required()
+  @IsText()
+  @Matches(TOKEN_SECRET, {
     message: 'must be 20 to 512 characters of [A-Za-z0-9._~+/-]',
   })
   token: string;
 
-  @Required() @IsIn(TOKEN_TYPES, { message: 'must be "access" or "app"' })
+  @Required()
+  @IsIn(TOKEN_TYPES, { message: 'must be "access" or "app"' })
   type: (typeof TOKEN_TYPES)[number];
 
   @Absent() @IsText() identityId?: string;
   @Absent() @IsText() accountId?: string;
-  @Absent() @IsText() @NotEquals('', { message: 'must not be empty' }) appId?: string;
-  @Absent() @IsList() @IsIn(SCOPES, { each: true, message: `each item must be one of ${SCOPES.join(', ')}` })
+  @Absent()
+  @IsText()
+  @NotEquals('', { message: 'must not be empty' })
+  appId?: string;
+  @Absent()
+  @IsList()
+  @IsIn(SCOPES, {
+    each: true,
+    message: `each item must be one of ${SCOPES.join(', ')}`,
+  })
   scopes?: (typeof SCOPES)[number][];
 
-  @Absent() @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date and time' })
+  @Absent()
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date and time' })
   expiresAt?: string;
 }
 
 export class TenantFile {
-  @Required() @IsObject({ message: 'must be an object' }) @ValidateNested() @Type(() => TenantRecord)
+  @Required()
+  @IsObject({ message: 'must be an object' })
+  @ValidateNested()
+  @Type(() => TenantRecord)
   tenant: TenantRecord;
 
-  @Absent() @IsList() @ValidateNested({ each: true }) @Type(() => AccountProviderRecord)
+  @Absent()
+  @IsList()
+  @ValidateNested({ each: true })
+  @Type(() => AccountProviderRecord)
   accountProviders?: AccountProviderRecord[];
 
-  @Absent() @IsList() @ValidateNested({ each: true }) @Type(() => IdentityRecord)
+  @Absent()
+  @IsList()
+  @ValidateNested({ each: true })
+  @Type(() => IdentityRecord)
   identities?: IdentityRecord[];
 
-  @Absent() @IsList() @ValidateNested({ each: true }) @Type(() => TokenRecord)
+  @Absent()
+  @IsList()
+  @ValidateNested({ each: true })
+  @Type(() => TokenRecord)
   tokens?: TokenRecord[];
 }

@@ -26,13 +26,21 @@ export class TenantFileError extends Error {
  */
 export function validateTenantFile(raw: unknown): TenantData {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new TenantFileError([{ field: '$', message: 'must be a JSON object' }]);
+    throw new TenantFileError([
+      { field: '$', message: 'must be a JSON object' },
+    ]);
   const unsafe = findUnsafeKeys(raw);
   if (unsafe.length)
-    throw new TenantFileError(unsafe.map((field) => ({ field, message: 'is not an allowed key' })));
+    throw new TenantFileError(
+      unsafe.map((field) => ({ field, message: 'is not an allowed key' })),
+    );
   const file = plainToInstance(TenantFile, raw);
   const shapeErrors = toFieldErrors(
-    validateSync(file, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true }),
+    validateSync(file, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      stopAtFirstError: true,
+    }),
   );
   if (shapeErrors.length) throw new TenantFileError(shapeErrors);
   const checker = new CrossChecks(file);
@@ -42,7 +50,9 @@ export function validateTenantFile(raw: unknown): TenantData {
 }
 
 const withPrimary = (primary: string | undefined, list: string[] = []) =>
-  primary === undefined || list.includes(primary) ? [...list] : [primary, ...list];
+  primary === undefined || list.includes(primary)
+    ? [...list]
+    : [primary, ...list];
 
 class CrossChecks {
   readonly errors: FieldError[] = [];
@@ -58,9 +68,15 @@ class CrossChecks {
     const identityIds = this.identityIds();
     const accounts = this.accounts(identityIds, providers);
     const data: TenantData = {
-      tenant: { id: tenant.id, name: tenant.name, adminRoles: [...new Set(tenant.adminRoles ?? [])] },
+      tenant: {
+        id: tenant.id,
+        name: tenant.name,
+        adminRoles: [...new Set(tenant.adminRoles ?? [])],
+      },
       providers: [...providers.values()].map((p) => p.row),
-      identities: (this.file.identities ?? []).map((record, i) => identityRow(record, identityIds[i])),
+      identities: (this.file.identities ?? []).map((record, i) =>
+        identityRow(record, identityIds[i]),
+      ),
       accounts,
       friendships: this.friendships(identityIds),
       roles: [],
@@ -79,10 +95,16 @@ class CrossChecks {
   }
 
   private providers() {
-    const providers = new Map<string, { row: TenantData['providers'][number] }>();
+    const providers = new Map<
+      string,
+      { row: TenantData['providers'][number] }
+    >();
     (this.file.accountProviders ?? []).forEach((p, position) => {
       if (providers.has(p.accountProviderId))
-        return this.fail(`accountProviders[${position}].accountProviderId`, `duplicate provider "${p.accountProviderId}"`);
+        return this.fail(
+          `accountProviders[${position}].accountProviderId`,
+          `duplicate provider "${p.accountProviderId}"`,
+        );
       providers.set(p.accountProviderId, {
         row: {
           accountProviderId: p.accountProviderId,
@@ -102,14 +124,18 @@ class CrossChecks {
     return (this.file.identities ?? []).map((record, i) => {
       const id = record.identityId ?? randomUUID();
       const field = `identities[${i}].identityId`;
-      if (RESERVED_IDENTITY_IDS.includes(id)) this.fail(field, `"${id}" is reserved`);
+      if (RESERVED_IDENTITY_IDS.includes(id))
+        this.fail(field, `"${id}" is reserved`);
       else if (seen.has(id)) this.fail(field, `duplicate identity "${id}"`);
       seen.add(id);
       return id;
     });
   }
 
-  private accounts(identityIds: string[], providers: Map<string, { row: { allowsMultipleAccounts: boolean } }>) {
+  private accounts(
+    identityIds: string[],
+    providers: Map<string, { row: { allowsMultipleAccounts: boolean } }>,
+  ) {
     const rows: AccountRow[] = [];
     const accountIds = new Set<string>();
     const issued = new Set<string>();
@@ -119,15 +145,30 @@ class CrossChecks {
         const at = `identities[${i}].accounts[${j}]`;
         const provider = providers.get(account.accountProviderId);
         const accountId = account.accountId ?? randomUUID();
-        const issuedKey = JSON.stringify([account.accountProviderId, account.issuedUserId]);
+        const issuedKey = JSON.stringify([
+          account.accountProviderId,
+          account.issuedUserId,
+        ]);
         if (!provider)
-          return this.fail(`${at}.accountProviderId`, `unknown provider "${account.accountProviderId}"`);
+          return this.fail(
+            `${at}.accountProviderId`,
+            `unknown provider "${account.accountProviderId}"`,
+          );
         if (accountIds.has(accountId))
           this.fail(`${at}.accountId`, `duplicate account "${accountId}"`);
         if (issued.has(issuedKey))
-          this.fail(`${at}.issuedUserId`, `"${account.issuedUserId}" is already used at provider "${account.accountProviderId}"`);
-        if (perProvider.has(account.accountProviderId) && !provider.row.allowsMultipleAccounts)
-          this.fail(`${at}.accountProviderId`, `provider "${account.accountProviderId}" allows one account per identity`);
+          this.fail(
+            `${at}.issuedUserId`,
+            `"${account.issuedUserId}" is already used at provider "${account.accountProviderId}"`,
+          );
+        if (
+          perProvider.has(account.accountProviderId) &&
+          !provider.row.allowsMultipleAccounts
+        )
+          this.fail(
+            `${at}.accountProviderId`,
+            `provider "${account.accountProviderId}" allows one account per identity`,
+          );
         accountIds.add(accountId);
         issued.add(issuedKey);
         perProvider.add(account.accountProviderId);
@@ -136,7 +177,8 @@ class CrossChecks {
           identityId: identityIds[i],
           accountProviderId: account.accountProviderId,
           issuedUserId: account.issuedUserId,
-          accountPrivatePersonalIdentifier: account.accountPrivatePersonalIdentifier ?? null,
+          accountPrivatePersonalIdentifier:
+            account.accountPrivatePersonalIdentifier ?? null,
           displayName: account.displayName ?? null,
           emailAddress: account.emailAddress ?? null,
           accountProfileUrl: account.accountProfileUrl ?? null,
@@ -151,12 +193,17 @@ class CrossChecks {
     const known = new Set(identityIds);
     const pairs = new Map<string, { identityId: string; friendId: string }>();
     const add = (identityId: string, friendId: string) =>
-      pairs.set(JSON.stringify([identityId, friendId]), { identityId, friendId });
+      pairs.set(JSON.stringify([identityId, friendId]), {
+        identityId,
+        friendId,
+      });
     (this.file.identities ?? []).forEach((identity, i) => {
       (identity.friends ?? []).forEach((friendId, j) => {
         const field = `identities[${i}].friends[${j}]`;
-        if (!known.has(friendId)) return this.fail(field, `unknown identity "${friendId}"`);
-        if (friendId === identityIds[i]) return this.fail(field, 'an identity cannot be its own friend');
+        if (!known.has(friendId))
+          return this.fail(field, `unknown identity "${friendId}"`);
+        if (friendId === identityIds[i])
+          return this.fail(field, 'an identity cannot be its own friend');
         add(identityIds[i], friendId);
         add(friendId, identityIds[i]);
       });
@@ -166,22 +213,39 @@ class CrossChecks {
 
   private tokens(identityIds: string[], accounts: AccountRow[]) {
     const known = new Set(identityIds);
-    const accountOwner = new Map(accounts.map((a) => [a.accountId, a.identityId]));
+    const accountOwner = new Map(
+      accounts.map((a) => [a.accountId, a.identityId]),
+    );
     const secrets = new Set<string>();
     return (this.file.tokens ?? []).map((token, i) => {
       const at = `tokens[${i}]`;
       if (secrets.has(token.token)) this.fail(`${at}.token`, 'duplicate token');
       secrets.add(token.token);
       if (token.type === 'access') {
-        if (token.identityId === undefined) this.fail(`${at}.identityId`, 'is required for an access token');
-        else if (!known.has(token.identityId)) this.fail(`${at}.identityId`, `unknown identity "${token.identityId}"`);
-        if (token.appId !== undefined) this.fail(`${at}.appId`, 'is only for app tokens');
-        if (token.accountId !== undefined && accountOwner.get(token.accountId) !== token.identityId)
-          this.fail(`${at}.accountId`, `"${token.accountId}" is not an account of identity "${token.identityId}"`);
+        if (token.identityId === undefined)
+          this.fail(`${at}.identityId`, 'is required for an access token');
+        else if (!known.has(token.identityId))
+          this.fail(
+            `${at}.identityId`,
+            `unknown identity "${token.identityId}"`,
+          );
+        if (token.appId !== undefined)
+          this.fail(`${at}.appId`, 'is only for app tokens');
+        if (
+          token.accountId !== undefined &&
+          accountOwner.get(token.accountId) !== token.identityId
+        )
+          this.fail(
+            `${at}.accountId`,
+            `"${token.accountId}" is not an account of identity "${token.identityId}"`,
+          );
       } else {
-        if (token.appId === undefined) this.fail(`${at}.appId`, 'is required for an app token');
-        if (token.identityId !== undefined) this.fail(`${at}.identityId`, 'is only for access tokens');
-        if (token.accountId !== undefined) this.fail(`${at}.accountId`, 'is only for access tokens');
+        if (token.appId === undefined)
+          this.fail(`${at}.appId`, 'is required for an app token');
+        if (token.identityId !== undefined)
+          this.fail(`${at}.identityId`, 'is only for access tokens');
+        if (token.accountId !== undefined)
+          this.fail(`${at}.accountId`, 'is only for access tokens');
       }
       return {
         id: randomUUID(),
@@ -191,7 +255,8 @@ class CrossChecks {
         accountId: token.accountId ?? null,
         appId: token.appId ?? null,
         scopes: [...new Set(token.scopes ?? [])],
-        expiresAt: token.expiresAt === undefined ? null : new Date(token.expiresAt),
+        expiresAt:
+          token.expiresAt === undefined ? null : new Date(token.expiresAt),
       };
     });
   }
@@ -214,13 +279,16 @@ function identityRow(r: IdentityRecord, identityId: string): IdentityRow {
     mobilePhone: r.mobilePhone ?? null,
     mobilePhoneVerified: r.mobilePhoneVerified ?? false,
     privatePersonalIdentifier: r.privatePersonalIdentifier ?? null,
-    lastLogin: r.lastLogin === undefined ? null : (parseUtcDateTime(r.lastLogin) ?? null),
+    lastLogin:
+      r.lastLogin === undefined
+        ? null
+        : (parseUtcDateTime(r.lastLogin) ?? null),
     smallPictures: r.smallPictures ?? [],
     mediumPictures: r.mediumPictures ?? [],
     largePictures: r.largePictures ?? [],
     userNamePasswordAccountUserName: r.userNamePasswordAccountUserName ?? null,
     oldIdentityIds: r.oldIdentityIds ?? [],
-    properties: { ...(r.properties ?? {}) },
+    properties: { ...r.properties },
     disabled: r.disabled ?? false,
     isArchived: r.isArchived ?? false,
   };

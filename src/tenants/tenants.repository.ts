@@ -10,7 +10,9 @@ export class TenantsRepository {
   constructor(private readonly database: Database) {}
 
   async exists(tenantId: string): Promise<boolean> {
-    return (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0;
+    return (
+      (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0
+    );
   }
 
   async countTenants(): Promise<number> {
@@ -34,22 +36,30 @@ export class TenantsRepository {
         await tx.identity.createMany({
           data: data.identities.map((i) => ({ tenantId, ...i })),
         });
-        await tx.role.createMany({ data: data.roles.map((name) => ({ tenantId, name })) });
+        await tx.role.createMany({
+          data: data.roles.map((name) => ({ tenantId, name })),
+        });
         await tx.roleAssignment.createMany({
           data: data.roleAssignments.map((a) => ({ tenantId, ...a })),
         });
-        await tx.account.createMany({ data: data.accounts.map((a) => ({ tenantId, ...a })) });
+        await tx.account.createMany({
+          data: data.accounts.map((a) => ({ tenantId, ...a })),
+        });
         await tx.friendship.createMany({
           data: data.friendships.map((f) => ({ tenantId, ...f })),
         });
-        await tx.token.createMany({ data: data.tokens.map((t) => ({ tenantId, ...t })) });
+        await tx.token.createMany({
+          data: data.tokens.map((t) => ({ tenantId, ...t })),
+        });
       },
       { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
     );
   }
 
   /** Everything of a tenant except its tokens, or undefined when unknown. */
-  async read(tenantId: string): Promise<Omit<TenantData, 'tokens'> | undefined> {
+  async read(
+    tenantId: string,
+  ): Promise<Omit<TenantData, 'tokens'> | undefined> {
     const prisma = this.database.prisma;
     const tenant = await prisma.tenant.findUnique({
       where: { id: tenantId },
@@ -57,27 +67,57 @@ export class TenantsRepository {
     });
     if (!tenant) return undefined;
     const where = { tenantId };
-    const [providers, identities, accounts, friendships, roles, roleAssignments] =
-      await Promise.all([
-        prisma.accountProvider.findMany({ where, orderBy: { position: 'asc' }, omit: { tenantId: true } }),
-        prisma.identity.findMany({
-          where,
-          orderBy: { identityId: 'asc' },
-          omit: { tenantId: true, version: true, createdAt: true, updatedAt: true },
-        }),
-        prisma.account.findMany({
-          where,
-          orderBy: [{ provider: { position: 'asc' } }, { accountId: 'asc' }],
-          omit: { tenantId: true },
-        }),
-        prisma.friendship.findMany({ where, orderBy: [{ identityId: 'asc' }, { friendId: 'asc' }], omit: { tenantId: true } }),
-        prisma.role.findMany({ where, orderBy: { name: 'asc' }, select: { name: true } }),
-        prisma.roleAssignment.findMany({ where, orderBy: [{ identityId: 'asc' }, { roleName: 'asc' }], omit: { tenantId: true } }),
-      ]);
+    const [
+      providers,
+      identities,
+      accounts,
+      friendships,
+      roles,
+      roleAssignments,
+    ] = await Promise.all([
+      prisma.accountProvider.findMany({
+        where,
+        orderBy: { position: 'asc' },
+        omit: { tenantId: true },
+      }),
+      prisma.identity.findMany({
+        where,
+        orderBy: { identityId: 'asc' },
+        omit: {
+          tenantId: true,
+          version: true,
+          createdAt: true,
+          updatedAt: true,
+        },
+      }),
+      prisma.account.findMany({
+        where,
+        orderBy: [{ provider: { position: 'asc' } }, { accountId: 'asc' }],
+        omit: { tenantId: true },
+      }),
+      prisma.friendship.findMany({
+        where,
+        orderBy: [{ identityId: 'asc' }, { friendId: 'asc' }],
+        omit: { tenantId: true },
+      }),
+      prisma.role.findMany({
+        where,
+        orderBy: { name: 'asc' },
+        select: { name: true },
+      }),
+      prisma.roleAssignment.findMany({
+        where,
+        orderBy: [{ identityId: 'asc' }, { roleName: 'asc' }],
+        omit: { tenantId: true },
+      }),
+    ]);
     return {
       tenant,
       providers,
-      identities: identities.map((i) => ({ ...i, properties: i.properties as Record<string, string> })),
+      identities: identities.map((i) => ({
+        ...i,
+        properties: i.properties as Record<string, string>,
+      })),
       accounts,
       friendships,
       roles: roles.map((r) => r.name),

@@ -22,7 +22,10 @@ export class TenantsService {
    * a file that breaks the format or names a tenant that exists already
    * (unless `replace`).
    */
-  async importTenant(file: unknown, { replace = false } = {}): Promise<ImportSummary> {
+  async importTenant(
+    file: unknown,
+    { replace = false } = {},
+  ): Promise<ImportSummary> {
     const data = validateTenantFile(file);
     const existed = await this.tenants.exists(data.tenant.id);
     if (existed && !replace)
@@ -61,14 +64,19 @@ export class TenantsService {
 const present = <T extends object>(record: T) =>
   Object.fromEntries(
     Object.entries(record).filter(
-      ([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0),
+      ([, v]) =>
+        v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0),
     ),
   );
 
 function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
   const group = <T extends { identityId: string }>(rows: T[]) => {
     const byIdentity = new Map<string, T[]>();
-    for (const row of rows) byIdentity.set(row.identityId, [...(byIdentity.get(row.identityId) ?? []), row]);
+    for (const row of rows)
+      byIdentity.set(row.identityId, [
+        ...(byIdentity.get(row.identityId) ?? []),
+        row,
+      ]);
     return byIdentity;
   };
   const accounts = group(data.accounts);
@@ -76,15 +84,21 @@ function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
   const roles = group(data.roleAssignments);
   return {
     tenant: data.tenant,
-    accountProviders: data.providers.map(({ position: _position, ...p }) => present(p)),
+    accountProviders: data.providers.map(({ position: _position, ...p }) =>
+      present(p),
+    ),
     identities: data.identities.map((identity) =>
       present({
         ...identity,
         lastLogin: identity.lastLogin && formatUtcDateTime(identity.lastLogin),
         properties: identity.properties,
-        accounts: (accounts.get(identity.identityId) ?? []).map(({ identityId: _id, ...a }) => present(a)),
+        accounts: (accounts.get(identity.identityId) ?? []).map(
+          ({ identityId: _id, ...a }) => present(a),
+        ),
         roles: (roles.get(identity.identityId) ?? []).map((r) => r.roleName),
-        friends: (friends.get(identity.identityId) ?? []).map((f) => f.friendId),
+        friends: (friends.get(identity.identityId) ?? []).map(
+          (f) => f.friendId,
+        ),
       }),
     ),
   };

@@ -7,8 +7,15 @@ export function generatedTenant(id: string, count: number) {
   return {
     tenant: { id, name: `Generated ${count}`, adminRoles: ['admin'] },
     accountProviders: [
-      { accountProviderId: 'password', signInUrl: 'https://login.example.org/p' },
-      { accountProviderId: 'google', signInUrl: 'https://login.example.org/g', allowsMultipleAccounts: true },
+      {
+        accountProviderId: 'password',
+        signInUrl: 'https://login.example.org/p',
+      },
+      {
+        accountProviderId: 'google',
+        signInUrl: 'https://login.example.org/g',
+        allowsMultipleAccounts: true,
+      },
     ],
     identities: Array.from({ length: count }, (_, i) => ({
       identityId: `user-${pad(i)}`,
@@ -21,8 +28,20 @@ export function generatedTenant(id: string, count: number) {
       properties: { index: String(i) },
       roles: i % 100 === 0 ? ['admin', 'member'] : ['member'],
       friends: count > 1 ? [`user-${pad((i + 1) % count)}`] : [],
-      accounts: [{ accountProviderId: i % 2 ? 'google' : 'password', issuedUserId: `issued-${pad(i)}` }],
+      accounts: [
+        {
+          accountProviderId: i % 2 ? 'google' : 'password',
+          issuedUserId: `issued-${pad(i)}`,
+        },
+      ],
     })),
-    tokens: [{ token: `${id}-reader-app-token-0001`, type: 'app', appId: 'reader', scopes: ['identities:read'] }],
+    tokens: [
+      {
+        token: `${id}-reader-app-token-0001`,
+        type: 'app',
+        appId: 'reader',
+        scopes: ['identities:read'],
+      },
+    ],
   };
 }

@@ -19,7 +19,9 @@ export interface TestApp {
 }
 
 export function fixture(name: string): Record<string, any> {
-  return JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', name), 'utf8'));
+  return JSON.parse(
+    readFileSync(join(__dirname, '..', 'fixtures', name), 'utf8'),
+  );
 }
 
 /** The service on a fresh database of its own, with the given tenants imported. */
@@ -31,10 +33,16 @@ export async function startTestApp(
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(db.config)],
   }).compile();
-  const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: ['fatal', 'error'] }));
+  const app = configureApp(
+    moduleRef.createNestApplication<NestExpressApplication>({
+      bodyParser: false,
+      logger: ['fatal', 'error'],
+    }),
+  );
   await app.init();
   const tenants = app.get(TenantsService);
-  for (const file of tenantFiles) await tenants.importTenant(structuredClone(file));
+  for (const file of tenantFiles)
+    await tenants.importTenant(structuredClone(file));
   return {
     app,
     http: () => request(app.getHttpServer()),

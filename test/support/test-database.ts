@@ -6,7 +6,8 @@ declare const TEST_DATABASE_KIND: 'postgres' | 'embedded';
 
 /** The server that e2e tests create their databases on. */
 export const ADMIN_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  process.env.TEST_DATABASE_URL ??
+  'postgresql://postgres@127.0.0.1:5432/postgres';
 
 export const databaseKind = (): 'postgres' | 'embedded' => TEST_DATABASE_KIND;
 
@@ -32,16 +33,25 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
 }
 
 /** A fresh, empty database for one test file: PostgreSQL or in-memory PGlite. */
-export async function createTestDatabase(overrides: Partial<AppConfig> = {}): Promise<TestDatabase> {
-  const base = loadConfig({ SEED_DEMO: 'false', LOG_LEVEL: 'error' });
+export async function createTestDatabase(
+  overrides: Partial<AppConfig> = {},
+): Promise<TestDatabase> {
+  const config = loadConfig({ SEED_DEMO: 'false', LOG_LEVEL: 'error' });
   if (databaseKind() === 'embedded')
-    return { config: { ...base, dataDir: 'memory://', ...overrides }, drop: async () => {} };
+    return {
+      config: Object.assign(config, { dataDir: 'memory://' }, overrides),
+      drop: async () => {},
+    };
   const name = `identity_test_${randomBytes(6).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {
-    config: { ...base, databaseUrl: url.toString(), databasePoolSize: 4, ...overrides },
+    config: Object.assign(
+      config,
+      { databaseUrl: url.toString(), databasePoolSize: 4 },
+      overrides,
+    ),
     drop: () => admin((c) => dropWhenIdle(c, name)),
   };
 }
@@ -52,7 +62,10 @@ export async function createTestDatabase(overrides: Partial<AppConfig> = {}): Pr
  */
 async function dropWhenIdle(client: Client, name: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+    const { rows } = await client.query(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+      [name],
+    );
     if (rows[0].n === 0) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -30,7 +30,9 @@ export function httpPolicy(app: Application) {
     }
     if (!best) return undefined;
     if (best.methods.has('GET')) best.methods.add('HEAD');
-    return ['GET', 'HEAD', 'PUT', 'DELETE', 'POST', 'PATCH'].filter((m) => best.methods.has(m));
+    return ['GET', 'HEAD', 'PUT', 'DELETE', 'POST', 'PATCH'].filter((m) =>
+      best.methods.has(m),
+    );
   }
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -46,8 +48,12 @@ export function httpPolicy(app: Application) {
       res.setHeader('Allow', ['OPTIONS', ...allow].join(', '));
       return res.status(204).end();
     }
-    if (!allow.includes(req.method)) return next(new MethodNotAllowed(req.method, allow));
-    if (req.get('accept') && !req.accepts(['application/json', 'application/problem+json']))
+    if (!allow.includes(req.method))
+      return next(new MethodNotAllowed(req.method, allow));
+    if (
+      req.get('accept') &&
+      !req.accepts(['application/json', 'application/problem+json'])
+    )
       return next(new NotAcceptable());
     next();
   };

@@ -21,11 +21,30 @@ interface Problem {
 }
 
 // Errors raised below the service's own code (body parsing, Nest itself).
-const FRAMEWORK_ERRORS: Record<string, { status: number; slug: string; detail: string }> = {
-  'entity.parse.failed': { status: 400, slug: 'malformed-json', detail: 'The request body is not valid JSON.' },
-  'entity.too.large': { status: 413, slug: 'payload-too-large', detail: 'The request body is larger than 64 KiB.' },
-  'encoding.unsupported': { status: 415, slug: 'unsupported-media-type', detail: 'The request body has an unsupported content encoding.' },
-  'charset.unsupported': { status: 415, slug: 'unsupported-media-type', detail: 'The request body must be UTF-8.' },
+const FRAMEWORK_ERRORS: Record<
+  string,
+  { status: number; slug: string; detail: string }
+> = {
+  'entity.parse.failed': {
+    status: 400,
+    slug: 'malformed-json',
+    detail: 'The request body is not valid JSON.',
+  },
+  'entity.too.large': {
+    status: 413,
+    slug: 'payload-too-large',
+    detail: 'The request body is larger than 64 KiB.',
+  },
+  'encoding.unsupported': {
+    status: 415,
+    slug: 'unsupported-media-type',
+    detail: 'The request body has an unsupported content encoding.',
+  },
+  'charset.unsupported': {
+    status: 415,
+    slug: 'unsupported-media-type',
+    detail: 'The request body must be UTF-8.',
+  },
 };
 
 /**
@@ -44,7 +63,8 @@ export class ProblemFilter implements ExceptionFilter {
     const instance = req.path;
     const problem = this.toProblem(error, req, instance, id);
     if (error instanceof DomainError)
-      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(error.headers))
+        res.setHeader(name, value);
     if (res.headersSent) return void res.end();
     res.status(problem.status);
     if (problem.status === 308) return void res.end();
@@ -52,8 +72,18 @@ export class ProblemFilter implements ExceptionFilter {
     res.end(JSON.stringify(problem));
   }
 
-  private toProblem(error: unknown, req: Request, instance: string, requestId: string): Problem {
-    const make = (status: number, slug: string, detail: string, title = STATUS_CODES[status] ?? 'Error'): Problem => ({
+  private toProblem(
+    error: unknown,
+    req: Request,
+    instance: string,
+    requestId: string,
+  ): Problem {
+    const make = (
+      status: number,
+      slug: string,
+      detail: string,
+      title = STATUS_CODES[status] ?? 'Error',
+    ): Problem => ({
       type: `urn:problem:identity:${slug}`,
       title,
       status,
@@ -61,7 +91,12 @@ export class ProblemFilter implements ExceptionFilter {
       instance,
     });
     if (error instanceof DomainError) {
-      const problem = make(error.status, error.slug, error.message, error.title);
+      const problem = make(
+        error.status,
+        error.slug,
+        error.message,
+        error.title,
+      );
       if (error.errors) problem.errors = error.errors;
       return problem;
     }
@@ -72,11 +107,19 @@ export class ProblemFilter implements ExceptionFilter {
       return make(404, notFound.slug, notFound.message, notFound.title);
     }
     if (error instanceof HttpException && error.getStatus() < 500)
-      return make(error.getStatus(), 'http-error', STATUS_CODES[error.getStatus()] ?? 'Request failed.');
+      return make(
+        error.getStatus(),
+        'http-error',
+        STATUS_CODES[error.getStatus()] ?? 'Request failed.',
+      );
     this.logger.error(
       `Unexpected error in ${req.method} ${instance} (request ${requestId})`,
       error instanceof Error ? error.stack : String(error),
     );
-    return make(500, 'internal', `An unexpected error occurred; quote request id ${requestId}.`);
+    return make(
+      500,
+      'internal',
+      `An unexpected error occurred; quote request id ${requestId}.`,
+    );
   }
 }

@@ -12,17 +12,22 @@ const GENERIC_MESSAGES: Record<string, string> = {
 };
 
 /** Flattens class-validator's error tree into JSON paths like `a[3].b`. */
-export function toFieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
+export function toFieldErrors(
+  errors: ValidationError[],
+  parent = '',
+): FieldError[] {
   return errors.flatMap((error) => {
     const field = /^\d+$/.test(error.property)
       ? `${parent}[${error.property}]`
       : parent
         ? `${parent}.${error.property}`
         : error.property;
-    const own = Object.entries(error.constraints ?? {}).map(([name, message]) => ({
-      field,
-      message: GENERIC_MESSAGES[name] ?? message,
-    }));
+    const own = Object.entries(error.constraints ?? {}).map(
+      ([name, message]) => ({
+        field,
+        message: GENERIC_MESSAGES[name] ?? message,
+      }),
+    );
     return [...own, ...toFieldErrors(error.children ?? [], field)];
   });
 }

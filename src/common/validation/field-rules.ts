@@ -19,24 +19,34 @@ export const IDENTITY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Identifiers that would collide with the API's own path segments. */
 export const RESERVED_IDENTITY_IDS = ['accounts', 'friends', 'roles'];
 export const LOCALITY = /^[a-z]{2}-[A-Z]{2}$/;
-export const UTC_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})Z?$/;
+export const UTC_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})Z?$/;
 export const TOKEN_SECRET = /^[A-Za-z0-9._~+/-]{20,512}$/;
 
 /** The field may be left out; when present it must pass the other rules. */
 export const Absent = () => ValidateIf((_object, value) => value !== undefined);
 
 export const IsText = (options?: ValidationOptions) =>
-  IsString({ message: `${options?.each ? 'each item ' : ''}must be a string`, ...options });
+  IsString({
+    message: `${options?.each ? 'each item ' : ''}must be a string`,
+    ...options,
+  });
 
 export const IsFlag = () => IsBoolean({ message: 'must be true or false' });
 
 export const IsTextList = () =>
-  applyDecorators(IsArray({ message: 'must be an array' }), IsText({ each: true }));
+  applyDecorators(
+    IsArray({ message: 'must be an array' }),
+    IsText({ each: true }),
+  );
 
 export const IsEmailAddress = (options?: ValidationOptions) =>
   IsEmail(
     {},
-    { message: `${options?.each ? 'each item ' : ''}must be an e-mail address`, ...options },
+    {
+      message: `${options?.each ? 'each item ' : ''}must be an e-mail address`,
+      ...options,
+    },
   );
 
 export const IsLocality = (options?: ValidationOptions) =>
@@ -61,7 +71,10 @@ export const IsHttpUrl = (options?: ValidationOptions) =>
   );
 
 export const IsUrlList = () =>
-  applyDecorators(IsArray({ message: 'must be an array' }), IsHttpUrl({ each: true }));
+  applyDecorators(
+    IsArray({ message: 'must be an array' }),
+    IsHttpUrl({ each: true }),
+  );
 
 /** `YYYY-MM-DDThh:mm:ss.fff` in UTC, optionally followed by `Z`, a real instant. */
 export function parseUtcDateTime(value: unknown): Date | undefined {
@@ -82,8 +95,14 @@ export function parseUtcDateTime(value: unknown): Date | undefined {
 
 export const IsUtcDateTime = () =>
   ValidateBy(
-    { name: 'isUtcDateTime', validator: { validate: (v) => parseUtcDateTime(v) !== undefined } },
-    { message: 'must be a UTC date and time of the form YYYY-MM-DDThh:mm:ss.fff' },
+    {
+      name: 'isUtcDateTime',
+      validator: { validate: (v) => parseUtcDateTime(v) !== undefined },
+    },
+    {
+      message:
+        'must be a UTC date and time of the form YYYY-MM-DDThh:mm:ss.fff',
+    },
   );
 
 export function isStringMap(value: unknown): value is Record<string, string> {

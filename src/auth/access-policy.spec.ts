@@ -1,0 +1,44 @@
+import { identityView } from './access-policy';
+import { Principal } from './principal';
+
+const access = (identityId: string, isAdmin = false): Principal => ({
+  kind: 'access',
+  tenantId: 't',
+  identityId,
+  accountId: null,
+  isAdmin,
+});
+const app = (scopes: string[]): Principal => ({
+  kind: 'app',
+  tenantId: 't',
+  appId: 'a',
+  scopes,
+});
+
+describe('identityView', () => {
+  it.each([
+    ['self', access('me'), false, 'full', 'full'],
+    ['admin', access('boss', true), false, 'full', 'full'],
+    ['friend', access('pal'), true, 'public', 'none'],
+    ['stranger', access('other'), false, 'none', 'none'],
+    [
+      'app with identities:read',
+      app(['identities:read']),
+      false,
+      'full',
+      'full',
+    ],
+    [
+      'app with identities:delete only',
+      app(['identities:delete']),
+      false,
+      'forbidden',
+      'forbidden',
+    ],
+    ['app without scopes', app([]), false, 'forbidden', 'forbidden'],
+  ] as const)('%s sees %s', (_who, caller, isFriend, identity, relations) => {
+    const target = { identityId: 'me', isFriend };
+    expect(identityView(caller, target, 'identity')).toBe(identity);
+    expect(identityView(caller, target, 'identity-relations')).toBe(relations);
+  });
+});

@@ -1,0 +1,51 @@
+import { isHttpUrl, parseUtcDateTime } from './field-rules';
+import { findUnsafeKeys } from './field-errors';
+
+describe('parseUtcDateTime', () => {
+  it.each([
+    ['2026-11-20T08:15:30.250', '2026-11-20T08:15:30.250Z'],
+    ['2026-11-20T08:15:30.250Z', '2026-11-20T08:15:30.250Z'],
+    ['2024-02-29T23:59:59.999', '2024-02-29T23:59:59.999Z'],
+  ])('accepts %s', (value, iso) => {
+    expect(parseUtcDateTime(value)?.toISOString()).toBe(iso);
+  });
+
+  it.each([
+    '2026-11-20T08:15:30',
+    '2026-11-20 08:15:30.250',
+    '2025-02-29T00:00:00.000',
+    '2026-13-01T00:00:00.000',
+    '2026-01-01T24:00:00.000',
+    '2026-01-01T00:00:00.000+00:00',
+    42,
+  ])('rejects %s', (value) => {
+    expect(parseUtcDateTime(value)).toBeUndefined();
+  });
+});
+
+describe('isHttpUrl', () => {
+  it.each([
+    ['https://example.org/a.png', true],
+    ['http://localhost:8080/x', true],
+    ['ftp://example.org/a', false],
+    ['//example.org/a', false],
+    ['/a.png', false],
+    ['javascript:alert(1)', false],
+    [7, false],
+  ])('%s → %s', (value, expected) => {
+    expect(isHttpUrl(value)).toBe(expected);
+  });
+});
+
+describe('findUnsafeKeys', () => {
+  it('finds prototype keys at any depth', () => {
+    const value = JSON.parse(
+      '{"a":[{"__proto__":{}}],"b":{"constructor":1},"c":{"ok":{"prototype":2}}}',
+    );
+    expect(findUnsafeKeys(value)).toStrictEqual([
+      'a[0].__proto__',
+      'b.constructor',
+      'c.ok.prototype',
+    ]);
+  });
+});
