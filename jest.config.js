@@ -18,6 +18,8 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+  // Starting a server or an embedded database takes seconds on a loaded machine.
+  testTimeout: 60_000,
 };
 
 /** End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. */

@@ -4,6 +4,119 @@ import { TenantData } from './tenant-data';
 
 /** Long enough for the largest imports; the default is five seconds. */
 const IMPORT_TIMEOUT_MS = 30 * 60 * 1000;
+const ROWS_PER_STATEMENT = 5000;
+
+// Column name → SQL type, and the property of the row that fills it. Bulk
+// rows travel as one JSON parameter per statement and are unpacked by
+// jsonb_to_recordset: a few statements for the largest tenant instead of one
+// bound parameter per value.
+const TABLES = {
+  account_provider: {
+    account_provider_id: ['text', 'accountProviderId'],
+    position: ['int', 'position'],
+    display_name: ['text', 'displayName'],
+    provider_image_url: ['text', 'providerImageUrl'],
+    sign_in_url: ['text', 'signInUrl'],
+    allows_multiple_accounts: ['boolean', 'allowsMultipleAccounts'],
+  },
+  identity: {
+    identity_id: ['text', 'identityId'],
+    display_name: ['text', 'displayName'],
+    user_name: ['text', 'userName'],
+    email_address: ['text', 'emailAddress'],
+    email_addresses: ['text[]', 'emailAddresses'],
+    email_address_verified: ['boolean', 'emailAddressVerified'],
+    given_name: ['text', 'givenName'],
+    given_names: ['text[]', 'givenNames'],
+    surname: ['text', 'surname'],
+    surnames: ['text[]', 'surnames'],
+    locality: ['text', 'locality'],
+    localities: ['text[]', 'localities'],
+    mobile_phone: ['text', 'mobilePhone'],
+    mobile_phone_verified: ['boolean', 'mobilePhoneVerified'],
+    private_personal_identifier: ['text', 'privatePersonalIdentifier'],
+    last_login: ['timestamptz', 'lastLogin'],
+    small_pictures: ['text[]', 'smallPictures'],
+    medium_pictures: ['text[]', 'mediumPictures'],
+    large_pictures: ['text[]', 'largePictures'],
+    user_name_password_account_user_name: [
+      'text',
+      'userNamePasswordAccountUserName',
+    ],
+    old_identity_ids: ['text[]', 'oldIdentityIds'],
+    properties: ['jsonb', 'properties'],
+    disabled: ['boolean', 'disabled'],
+    is_archived: ['boolean', 'isArchived'],
+  },
+  role: { name: ['text', 'name'] },
+  role_assignment: {
+    identity_id: ['text', 'identityId'],
+    role_name: ['text', 'roleName'],
+  },
+  account: {
+    account_id: ['text', 'accountId'],
+    identity_id: ['text', 'identityId'],
+    account_provider_id: ['text', 'accountProviderId'],
+    issued_user_id: ['text', 'issuedUserId'],
+    account_private_personal_identifier: [
+      'text',
+      'accountPrivatePersonalIdentifier',
+    ],
+    display_name: ['text', 'displayName'],
+    email_address: ['text', 'emailAddress'],
+    account_profile_url: ['text', 'accountProfileUrl'],
+    picture_url: ['text', 'pictureUrl'],
+  },
+  friendship: {
+    identity_id: ['text', 'identityId'],
+    friend_id: ['text', 'friendId'],
+  },
+  token: {
+    id: ['uuid', 'id'],
+    token_hash: ['text', 'tokenHash'],
+    type: ['token_type', 'type'],
+    identity_id: ['text', 'identityId'],
+    account_id: ['text', 'accountId'],
+    app_id: ['text', 'appId'],
+    scopes: ['text[]', 'scopes'],
+    expires_at: ['timestamptz', 'expiresAt'],
+  },
+} as const satisfies Record<string, Record<string, readonly [string, string]>>;
+
+type Executor = {
+  $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
+};
+
+async function insertRows(
+  tx: Executor,
+  tenantId: string,
+  table: keyof typeof TABLES,
+  rows: object[],
+) {
+  const columns = Object.entries(TABLES[table]) as [
+    string,
+    readonly [string, string],
+  ][];
+  const names = columns.map(([name]) => `"${name}"`).join(', ');
+  const types = columns
+    .map(
+      ([, [type, key]]) => `"${key}" ${type === 'token_type' ? 'text' : type}`,
+    )
+    .join(', ');
+  const values = columns
+    .map(([, [type, key]]) =>
+      type === 'token_type' ? `x."${key}"::token_type` : `x."${key}"`,
+    )
+    .join(', ');
+  const sql = `INSERT INTO "${table}" ("tenant_id", ${names})
+               SELECT $1, ${values} FROM jsonb_to_recordset($2::jsonb) AS x(${types})`;
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
+    await tx.$executeRawUnsafe(
+      sql,
+      tenantId,
+      JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)),
+    );
+}
 
 @Injectable()
 export class TenantsRepository {
@@ -28,29 +141,20 @@ export class TenantsRepository {
     const tenantId = data.tenant.id;
     await this.database.prisma.$transaction(
       async (tx) => {
+        const insert = (table: keyof typeof TABLES, rows: object[]) =>
+          insertRows(tx, tenantId, table, rows);
         if (replace) await tx.tenant.deleteMany({ where: { id: tenantId } });
         await tx.tenant.create({ data: data.tenant });
-        await tx.accountProvider.createMany({
-          data: data.providers.map((p) => ({ tenantId, ...p })),
-        });
-        await tx.identity.createMany({
-          data: data.identities.map((i) => ({ tenantId, ...i })),
-        });
-        await tx.role.createMany({
-          data: data.roles.map((name) => ({ tenantId, name })),
-        });
-        await tx.roleAssignment.createMany({
-          data: data.roleAssignments.map((a) => ({ tenantId, ...a })),
-        });
-        await tx.account.createMany({
-          data: data.accounts.map((a) => ({ tenantId, ...a })),
-        });
-        await tx.friendship.createMany({
-          data: data.friendships.map((f) => ({ tenantId, ...f })),
-        });
-        await tx.token.createMany({
-          data: data.tokens.map((t) => ({ tenantId, ...t })),
-        });
+        await insert('account_provider', data.providers);
+        await insert('identity', data.identities);
+        await insert(
+          'role',
+          data.roles.map((name) => ({ name })),
+        );
+        await insert('role_assignment', data.roleAssignments);
+        await insert('account', data.accounts);
+        await insert('friendship', data.friendships);
+        await insert('token', data.tokens);
       },
       { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
     );
