@@ -1,5 +1,5 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -14,7 +14,11 @@ interface Server {
 }
 
 function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { env, cwd: ROOT });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [join(ROOT, 'dist', 'main.js')],
+    { env, cwd: ROOT },
+  );
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -49,7 +53,12 @@ describe('starting the service', () => {
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const place = databaseUrl
       ? { DATABASE_URL: databaseUrl }
-      : { DATA_DIR: join(mkdtempSync(join(tmpdir(), 'identity-start-')), 'pglite') };
+      : {
+          DATA_DIR: join(
+            mkdtempSync(join(tmpdir(), 'identity-start-')),
+            'pglite',
+          ),
+        };
     env = { PATH: process.env.PATH, PORT: port, LOG_LEVEL: 'log', ...place };
   });
   afterAll(() => db.drop());
@@ -58,12 +67,48 @@ describe('starting the service', () => {
     const server = await startServer(env);
     try {
       expect(server.output()).toContain('Imported the demo tenant "demo"');
-      const curl = /curl -H "Authorization: Bearer (\S+)" (\S+)/.exec(server.output());
+      const curl = /curl -H "Authorization: Bearer (\S+)" (\S+)/.exec(
+        server.output(),
+      );
       expect(curl).not.toBeNull();
-      const res = await fetch(curl![2], { headers: { Authorization: `Bearer ${curl![1]}` } });
+      const res = await fetch(curl![2], {
+        headers: { Authorization: `Bearer ${curl![1]}` },
+      });
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ identityId: 'alice', displayName: 'Alice Martin' });
-      expect(server.output()).toMatch(/Demo app token: {4}demo-reader-app-token/);
+      expect(await res.json()).toMatchObject({
+        identityId: 'alice',
+        displayName: 'Alice Martin',
+      });
+      expect(server.output()).toMatch(
+        /Demo app token: {4}demo-reader-app-token/,
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('answers every curl example of the README as documented', async () => {
+    const server = await startServer(env);
+    try {
+      const examples = readFileSync(join(ROOT, 'README.md'), 'utf8')
+        .split('\n')
+        .filter((line) => /^curl .*http:\/\/localhost:3000\//.test(line));
+      expect(examples.length).toBeGreaterThanOrEqual(12);
+      for (const line of examples) {
+        const url = /"?(http:\/\/localhost:3000\/[^"\s]+)"?$/
+          .exec(line)![1]
+          .replace(':3000', `:${env.PORT}`);
+        const headers = Object.fromEntries(
+          [...line.matchAll(/-H "([^:]+): ([^"]+)"/g)].map(
+            ([, name, value]) => [name, value],
+          ),
+        );
+        const res = await fetch(url, { headers, redirect: 'manual' });
+        expect([line, res.status]).toStrictEqual([
+          line,
+          line.endsWith('alice-old') ? 308 : 200,
+        ]);
+      }
     } finally {
       await server.stop();
     }
