@@ -3,9 +3,11 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
+import { IdentityModule } from './identity/identity.module';
 import { TenantsModule } from './tenants/tenants.module';
 
-/** What the command line needs: the database, tenants and tokens; no HTTP. */
+/** What the command line needs: database, tenants, tokens, merges, events; no HTTP. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -16,6 +18,8 @@ export class CliModule {
         DatabaseModule,
         AuthModule,
         TenantsModule,
+        IdentityModule,
+        EventsModule,
       ],
     };
   }

@@ -1,3 +1,4 @@
+import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -6,6 +7,8 @@ import { CliModule } from './cli.module';
 import { DomainError } from './common/errors';
 import { ConfigError, loadConfig } from './config/app-config';
 import { MigrationError } from './database/migrator';
+import { EventsService } from './events/events.service';
+import { IdentityService } from './identity/identity.service';
 import { TenantFileError } from './tenants/tenant-file.validator';
 import { TenantsService } from './tenants/tenants.service';
 
@@ -18,9 +21,15 @@ const USAGE = `Usage: npm run cli -- <command>
                [--scope <scope> ...] [--ttl <n>(s|m|h|d)]
                                        print a new token secret (shown once)
   token revoke --tenant <t> <secret>   revoke a token
-  token list --tenant <t>              list tokens (never their secrets)`;
+  token list --tenant <t>              list tokens (never their secrets)
+  merge --tenant <t> --into <id> --from <id>
+                                       merge an identity into another
+  events --tenant <t> [--after <id>] [--follow]
+                                       print the change log as JSON lines`;
 
 class UsageError extends Error {}
+
+const FOLLOW_POLL_MS = 500;
 
 const TTL = /^(\d+)([smhd])$/;
 const TTL_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
@@ -38,6 +47,10 @@ async function main(argv: string[]): Promise<void> {
       app: { type: 'string' },
       scope: { type: 'string', multiple: true },
       ttl: { type: 'string' },
+      into: { type: 'string' },
+      from: { type: 'string' },
+      after: { type: 'string' },
+      follow: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -52,25 +65,19 @@ async function main(argv: string[]): Promise<void> {
     },
   );
   try {
-    await run(
-      app.get(TenantsService),
-      app.get(AuthService),
-      command,
-      args,
-      opts,
-    );
+    await run(app, command, args, opts);
   } finally {
     await app.close();
   }
 }
 
 async function run(
-  tenants: TenantsService,
-  auth: AuthService,
+  app: INestApplicationContext,
   command: string,
   args: string[],
   opts: Record<string, string | boolean | string[] | undefined>,
 ): Promise<void> {
+  const [tenants, auth] = [app.get(TenantsService), app.get(AuthService)];
   const need = (value: unknown, what: string) => {
     if (typeof value !== 'string' || value === '')
       throw new UsageError(`Missing ${what}.\n\n${USAGE}`);
@@ -152,10 +159,51 @@ async function run(
         );
       return;
     }
+    case 'merge': {
+      const [tenantId, into, from] = [
+        need(opts.tenant, '--tenant'),
+        need(opts.into, '--into'),
+        need(opts.from, '--from'),
+      ];
+      await app.get(IdentityService).mergeIdentities(tenantId, into, from);
+      return console.log(`Merged "${from}" into "${into}".`);
+    }
+    case 'events': {
+      const tenantId = need(opts.tenant, '--tenant');
+      if (opts.after !== undefined && !/^\d{1,18}$/.test(String(opts.after)))
+        throw new UsageError('--after takes an event id.');
+      return printEvents(
+        app.get(EventsService),
+        tenantId,
+        BigInt((opts.after as string) ?? 0),
+        opts.follow === true,
+      );
+    }
     default:
       throw new UsageError(
         `Unknown command "${[command, ...args.slice(0, 1)].join(' ')}".\n\n${USAGE}`,
       );
+  }
+}
+
+/** Prints events in id order; with `follow`, keeps polling until stopped. */
+async function printEvents(
+  events: EventsService,
+  tenantId: string,
+  after: bigint,
+  follow: boolean,
+) {
+  let stopped = false;
+  const stop = () => (stopped = true);
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  for (;;) {
+    const batch = await events.listEvents(tenantId, after);
+    for (const event of batch)
+      process.stdout.write(`${JSON.stringify(event)}\n`);
+    if (batch.length) after = BigInt(batch[batch.length - 1].id);
+    if (batch.length === 0 && (!follow || stopped)) return;
+    if (batch.length === 0)
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
   }
 }
 

@@ -196,6 +196,76 @@ describe('command line', () => {
     });
   });
 
+  it('merges identities and refuses a merge that breaks a one-account provider', () => {
+    expect(
+      cli('merge', '--tenant', 'example', '--into', 'mary', '--from', 'grace'),
+    ).toMatchObject({
+      code: 0,
+      out: 'Merged "grace" into "mary".\n',
+    });
+    const exported = JSON.parse(cli('export', 'example').out);
+    const mary = exported.identities.find(
+      (i: { identityId: string }) => i.identityId === 'mary',
+    );
+    expect(mary.oldIdentityIds).toStrictEqual(['grace']);
+    expect(mary.roles).toStrictEqual(['member']);
+    expect(
+      cli('merge', '--tenant', 'example', '--into', 'ada', '--from', 'nobody'),
+    ).toMatchObject({
+      code: 1,
+      err: 'No identity "nobody" in tenant "example".\n',
+    });
+  });
+
+  it('prints the change log in order, after an id', () => {
+    const all = cli('events', '--tenant', 'example');
+    expect(all.code).toBe(0);
+    const events = all.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.at(-2)).toMatchObject({
+      identityId: 'mary',
+      type: 'merged',
+      fields: ['roles', 'oldIdentityIds'],
+      relatedIdentityId: 'grace',
+    });
+    expect(events.at(-1)).toMatchObject({
+      identityId: 'grace',
+      type: 'deleted',
+      fields: [],
+      relatedIdentityId: 'mary',
+    });
+    expect(Object.keys(events.at(-1)).sort()).toStrictEqual([
+      'fields',
+      'id',
+      'identityId',
+      'occurredAt',
+      'relatedIdentityId',
+      'tenantId',
+      'type',
+    ]);
+    const ids = events.map((e: { id: string }) => BigInt(e.id));
+    expect(ids).toStrictEqual([...ids].sort((a, b) => (a < b ? -1 : 1)));
+    const after = cli(
+      'events',
+      '--tenant',
+      'example',
+      '--after',
+      events.at(-2).id,
+    );
+    expect(
+      after.out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toStrictEqual([events.at(-1)]);
+    expect(cli('events', '--tenant', 'example', '--after', 'x')).toMatchObject({
+      code: 2,
+      err: '--after takes an event id.\n',
+    });
+  });
+
   it('explains its usage', () => {
     const result = cli();
     expect(result.code).toBe(2);

@@ -50,8 +50,8 @@ describe('HTTP behaviour', () => {
 
     it('answers a wrong method with 405 and Allow', async () => {
       for (const [method, path, allow] of [
-        ['post', API, 'GET, HEAD'],
-        ['put', `${API}/ada`, 'GET, HEAD'],
+        ['post', API, 'GET, HEAD, PUT, DELETE'],
+        ['put', `${API}/ada`, 'GET, HEAD, DELETE'],
         ['delete', `${API}/accounts`, 'GET, HEAD'],
         ['patch', `${API}/ada/roles`, 'GET, HEAD'],
       ] as const) {

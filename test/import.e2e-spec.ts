@@ -1,38 +1,7 @@
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { bearer, example, TOKENS } from './support/example';
+import { snapshot } from './support/snapshot';
 import { startTestApp, TestApp } from './support/test-app';
-
-/** Every row of every table of a tenant, to prove a failed import changed nothing. */
-async function snapshot(t: TestApp) {
-  const p = t.database.prisma;
-  return Promise.all([
-    p.tenant.findMany({ orderBy: { id: 'asc' } }),
-    p.accountProvider.findMany({
-      orderBy: [{ tenantId: 'asc' }, { position: 'asc' }],
-    }),
-    p.identity.findMany({
-      orderBy: [{ tenantId: 'asc' }, { identityId: 'asc' }],
-    }),
-    p.account.findMany({
-      orderBy: [{ tenantId: 'asc' }, { accountId: 'asc' }],
-    }),
-    p.friendship.findMany({
-      orderBy: [
-        { tenantId: 'asc' },
-        { identityId: 'asc' },
-        { friendId: 'asc' },
-      ],
-    }),
-    p.roleAssignment.findMany({
-      orderBy: [
-        { tenantId: 'asc' },
-        { identityId: 'asc' },
-        { roleName: 'asc' },
-      ],
-    }),
-    p.token.findMany({ orderBy: { id: 'asc' } }),
-  ]);
-}
 
 async function importErrors(t: TestApp, file: unknown, replace = false) {
   try {
@@ -108,9 +77,11 @@ describe('tenant import and export', () => {
       .set(bearer('replaced-ada-token-00001'))
       .expect(401);
     const untouched = await snapshot(t);
-    const example_ = (rows: { tenantId?: string; id?: string }[]) =>
-      rows.filter((r) => (r.tenantId ?? r.id) === 'example');
-    expect(untouched.map(example_)).toStrictEqual(bystander.map(example_));
+    const ofExample = (rows: object[]) =>
+      (rows as { tenantId?: string; id?: unknown }[]).filter(
+        (r) => (r.tenantId ?? r.id) === 'example',
+      );
+    expect(untouched.map(ofExample)).toStrictEqual(bystander.map(ofExample));
   });
 
   it('round-trips export → import', async () => {

@@ -1,7 +1,7 @@
-import { AccessRule } from './access.decorator';
-import { Principal, SCOPE_READ } from './principal';
+import { IdentityRule } from './access.decorator';
+import { Principal, SCOPE_DELETE, SCOPE_READ } from './principal';
 
-/** What the caller may see of an identity. */
+/** What the caller may do with an identity: everything, see its public part, or nothing. */
 export type View = 'full' | 'public' | 'none';
 
 export interface TargetFacts {
@@ -13,16 +13,24 @@ export interface TargetFacts {
 /**
  * The authorization table of decisions.md as one function. An app token
  * without the scope is refused outright (403); for everyone else an identity
- * they may not read looks exactly like one that does not exist.
+ * they may not read looks exactly like one that does not exist. Only self,
+ * admins and apps with `identities:delete` delete; a friend, who can see
+ * the identity, is refused (403).
  */
 export function identityView(
   caller: Principal,
   target: TargetFacts,
-  rule: Extract<AccessRule, 'identity' | 'identity-relations'>,
+  rule: IdentityRule,
 ): View | 'forbidden' {
-  if (caller.kind === 'app')
-    return caller.scopes.includes(SCOPE_READ) ? 'full' : 'forbidden';
+  if (caller.kind === 'app') {
+    const scope = rule === 'identity-delete' ? SCOPE_DELETE : SCOPE_READ;
+    return caller.scopes.includes(scope) ? 'full' : 'forbidden';
+  }
   if (caller.identityId === target.identityId || caller.isAdmin) return 'full';
-  if (rule === 'identity' && target.isFriend) return 'public';
-  return 'none';
+  if (!target.isFriend) return 'none';
+  return {
+    identity: 'public',
+    'identity-relations': 'none',
+    'identity-delete': 'forbidden',
+  }[rule] as View | 'forbidden';
 }

@@ -7,9 +7,19 @@ import { SetMetadata } from '@nestjs/common';
  * - `current`: the caller's own identity; access tokens only.
  * - `identity`: GET `{id}`; friends see the public view.
  * - `identity-relations`: accounts, friends, roles of `{id}`.
+ * - `identity-delete`: DELETE of `{id}`.
  */
-export type AccessRule =
-  'public' | 'current' | 'identity' | 'identity-relations';
+export type AccessRule = 'public' | 'current' | IdentityRule;
+
+/** The rules of routes that name an identity in the path. */
+export type IdentityRule =
+  'identity' | 'identity-relations' | 'identity-delete';
+
+export const IDENTITY_RULES: readonly string[] = [
+  'identity',
+  'identity-relations',
+  'identity-delete',
+];
 
 export const ACCESS_RULE = 'access-rule';
 export const Access = (rule: AccessRule) => SetMetadata(ACCESS_RULE, rule);

@@ -3,7 +3,12 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { Forbidden, IdentityMoved, IdentityNotFound } from '../common/errors';
 import { pathParam, requestState } from '../common/http/request-context';
-import { ACCESS_RULE, AccessRule } from './access.decorator';
+import {
+  ACCESS_RULE,
+  AccessRule,
+  IDENTITY_RULES,
+  IdentityRule,
+} from './access.decorator';
 import { identityView } from './access-policy';
 import { AuthRepository } from './auth.repository';
 import { Principal } from './principal';
@@ -36,7 +41,7 @@ export class IdentityAccessGuard implements CanActivate {
         );
       return true;
     }
-    if (rule !== 'identity' && rule !== 'identity-relations')
+    if (!rule || !IDENTITY_RULES.includes(rule))
       throw new Forbidden('This route declares no access rule.');
     const identityId = pathParam(req, 'id');
     const { view, mergedInto } = await this.decide(caller, identityId, rule);
@@ -44,8 +49,10 @@ export class IdentityAccessGuard implements CanActivate {
       state.target = { identityId, view };
       return true;
     }
+    // Only reads follow a merge: a redirected DELETE would remove the survivor.
     if (
       mergedInto &&
+      rule !== 'identity-delete' &&
       (await this.decide(caller, mergedInto, rule)).view !== 'none'
     ) {
       const segments = req.path.split('/');
@@ -58,7 +65,7 @@ export class IdentityAccessGuard implements CanActivate {
   private async decide(
     caller: Principal,
     identityId: string,
-    rule: 'identity' | 'identity-relations',
+    rule: IdentityRule,
   ) {
     const callerId = caller.kind === 'access' ? caller.identityId : null;
     const facts = await this.auth.accessFacts(
@@ -72,10 +79,18 @@ export class IdentityAccessGuard implements CanActivate {
       rule,
     );
     if (view === 'forbidden')
-      throw new Forbidden('This app token lacks the identities:read scope.');
+      throw new Forbidden(forbiddenReason(caller, rule));
     return {
       view: facts.exists ? view : 'none',
       mergedInto: facts.mergedInto,
     } as const;
   }
+}
+
+function forbiddenReason(caller: Principal, rule: IdentityRule): string {
+  if (caller.kind === 'access')
+    return 'Only the identity itself or an administrator may delete it.';
+  const scope =
+    rule === 'identity-delete' ? 'identities:delete' : 'identities:read';
+  return `This app token lacks the ${scope} scope.`;
 }

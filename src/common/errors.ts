@@ -85,6 +85,37 @@ export class NotAcceptable extends DomainError {
   }
 }
 
+export class PreconditionFailed extends DomainError {
+  readonly status = 412;
+  readonly slug = 'precondition-failed';
+  readonly title = 'Precondition failed';
+  constructor() {
+    super(
+      'If-Match does not match the current ETag of the identity; fetch it again and retry.',
+    );
+  }
+}
+
+export class UnsupportedMediaType extends DomainError {
+  readonly status = 415;
+  readonly slug = 'unsupported-media-type';
+  readonly title = 'Unsupported media type';
+  constructor() {
+    super('The request body must be application/json.');
+  }
+}
+
+export class EditConflict extends DomainError {
+  readonly status = 409;
+  readonly slug = 'edit-conflict';
+  readonly title = 'Conflict';
+  constructor() {
+    super(
+      'The identity kept changing while this request tried to update it; retry.',
+    );
+  }
+}
+
 /** Not an error: the identity was merged into another; follow Location. */
 export class IdentityMoved extends DomainError {
   readonly status = 308;

@@ -1,10 +1,22 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { Caller, Target } from '../auth/caller.decorator';
 import type { Principal } from '../auth/principal';
 import { IdentityQuery, PartialIdentityResponse } from './identity.dto';
+import type { IdentityUpdate } from './identity.dto';
 import { IdentityRepresentation, IdentityService } from './identity.service';
+import { UpdateIdentityPipe } from './update-identity.pipe';
 
 @Controller(':tenant/api/identity/v1')
 export class IdentityController {
@@ -44,6 +56,54 @@ export class IdentityController {
         target.view,
         query.fields,
       ),
+    );
+  }
+
+  @Put()
+  @Access('current')
+  async updateCurrentIdentity(
+    @Caller() caller: Principal & { kind: 'access' },
+    @Body(UpdateIdentityPipe) update: IdentityUpdate,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PartialIdentityResponse> {
+    return withEtag(
+      res,
+      await this.identities.updateIdentity(
+        caller.tenantId,
+        caller.identityId,
+        update,
+        ifMatch,
+      ),
+    );
+  }
+
+  @Delete()
+  @Access('current')
+  @HttpCode(204)
+  deleteCurrentIdentity(
+    @Caller() caller: Principal & { kind: 'access' },
+    @Headers('if-match') ifMatch: string | undefined,
+  ): Promise<void> {
+    return this.identities.deleteIdentity(
+      caller.tenantId,
+      caller.identityId,
+      ifMatch,
+    );
+  }
+
+  @Delete(':id')
+  @Access('identity-delete')
+  @HttpCode(204)
+  deleteIdentity(
+    @Caller() caller: Principal,
+    @Target() target: { identityId: string },
+    @Headers('if-match') ifMatch: string | undefined,
+  ): Promise<void> {
+    return this.identities.deleteIdentity(
+      caller.tenantId,
+      target.identityId,
+      ifMatch,
     );
   }
 }

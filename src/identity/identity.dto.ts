@@ -41,3 +41,44 @@ export class IdentityQuery {
   @IsString({ message: 'must be given once, as a comma-separated list' })
   fields?: string;
 }
+
+/** Fields a PUT may set; `null` clears one. */
+export const EDITABLE_FIELDS = [
+  'displayName',
+  'userName',
+  'givenName',
+  'givenNames',
+  'surname',
+  'surnames',
+  'locality',
+  'localities',
+  'mobilePhone',
+  'emailAddress',
+  'emailAddresses',
+  'smallPictures',
+  'mediumPictures',
+  'largePictures',
+  'properties',
+] as const;
+
+/** Fields a client sees but may not set. */
+export const READ_ONLY_FIELDS = [
+  'identityId',
+  'disabled',
+  'isArchived',
+  'emailAddressVerified',
+  'mobilePhoneVerified',
+  'lastLogin',
+  'oldIdentityIds',
+  'privatePersonalIdentifier',
+  'userNamePasswordAccountUserName',
+] as const;
+
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+/** A validated PUT body: only editable fields, each a value or null. */
+export type IdentityUpdate = {
+  [K in EditableField]?:
+    | (K extends 'properties' ? Record<string, string> : IdentityResponse[K])
+    | null;
+};

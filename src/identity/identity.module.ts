@@ -6,5 +6,6 @@ import { IdentityService } from './identity.service';
 @Module({
   controllers: [IdentityController],
   providers: [IdentityService, IdentityRepository],
+  exports: [IdentityService],
 })
 export class IdentityModule {}

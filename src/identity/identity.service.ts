@@ -1,14 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { IdentityNotFound, InvalidRequest } from '../common/errors';
-import { IdentityField, PartialIdentityResponse } from './identity.dto';
+import {
+  EditConflict,
+  IdentityNotFound,
+  InvalidRequest,
+  PreconditionFailed,
+} from '../common/errors';
+import { ifMatchAllows } from '../common/http/if-match';
+import {
+  IdentityField,
+  IdentityResponse,
+  IdentityUpdate,
+  PartialIdentityResponse,
+} from './identity.dto';
 import {
   IDENTITY_FIELDS,
   pickFields,
   PUBLIC_FIELDS,
   toIdentityResponse,
 } from './identity.mapper';
-import { IdentityRepository } from './identity.repository';
+import {
+  IdentityRecord,
+  IdentityRepository,
+  MergeConflict,
+} from './identity.repository';
+import { applyUpdate } from './identity-update';
+
+/** How often a PUT without If-Match re-reads and retries a lost race. */
+const UPDATE_ATTEMPTS = 5;
 
 export interface IdentityRepresentation {
   body: PartialIdentityResponse;
@@ -54,6 +73,77 @@ export class IdentityService {
       : `"${version}"`;
     return { body, etag };
   }
+
+  /**
+   * Applies a PUT to the identity with optimistic concurrency: the write
+   * succeeds only if the identity is still at the version it was read at.
+   * With If-Match a lost race is a 412; without, the update is re-applied to
+   * the newer state.
+   */
+  async updateIdentity(
+    tenantId: string,
+    identityId: string,
+    update: IdentityUpdate,
+    ifMatch?: string,
+  ): Promise<IdentityRepresentation> {
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const current = await this.identities.findIdentity(tenantId, identityId);
+      if (!current) throw new IdentityNotFound(identityId);
+      if (!ifMatchAllows(ifMatch, current.version.toString()))
+        throw new PreconditionFailed();
+      const { changes, fields } = applyUpdate(current, update);
+      if (fields.length === 0) return fullRepresentation(current);
+      const updated = await this.identities.updateIdentity(
+        tenantId,
+        identityId,
+        current.version,
+        changes,
+      );
+      if (updated) return fullRepresentation(updated);
+      if (ifMatch !== undefined) throw new PreconditionFailed();
+    }
+    throw new EditConflict();
+  }
+
+  /** Deletes the identity with everything it owns; honours If-Match. */
+  async deleteIdentity(
+    tenantId: string,
+    identityId: string,
+    ifMatch?: string,
+  ): Promise<void> {
+    const current = await this.identities.findIdentity(tenantId, identityId);
+    if (!current) throw new IdentityNotFound(identityId);
+    if (!ifMatchAllows(ifMatch, current.version.toString()))
+      throw new PreconditionFailed();
+    const expected = ifMatch === undefined ? undefined : current.version;
+    if (!(await this.identities.deleteIdentity(tenantId, identityId, expected)))
+      throw ifMatch === undefined
+        ? new IdentityNotFound(identityId)
+        : new PreconditionFailed();
+  }
+
+  /** Merges identity `fromId` into `intoId` (decisions.md, Merged identities). */
+  async mergeIdentities(
+    tenantId: string,
+    intoId: string,
+    fromId: string,
+  ): Promise<IdentityResponse> {
+    if (intoId === fromId)
+      throw new InvalidRequest('An identity cannot be merged into itself.');
+    try {
+      return toIdentityResponse(
+        await this.identities.mergeIdentities(tenantId, intoId, fromId),
+      );
+    } catch (error) {
+      if (error instanceof MergeConflict)
+        throw new InvalidRequest(error.message);
+      throw error;
+    }
+  }
+}
+
+function fullRepresentation(row: IdentityRecord): IdentityRepresentation {
+  return { body: toIdentityResponse(row), etag: `"${row.version.toString()}"` };
 }
 
 function parseFields(fields: string): Set<IdentityField> {

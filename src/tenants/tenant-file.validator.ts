@@ -5,6 +5,7 @@ import { hashTokenSecret } from '../auth/token-secret';
 import {
   parseUtcDateTime,
   RESERVED_IDENTITY_IDS,
+  withPrimary,
 } from '../common/validation/field-rules';
 import {
   FieldError,
@@ -48,11 +49,6 @@ export function validateTenantFile(raw: unknown): TenantData {
   if (checker.errors.length) throw new TenantFileError(checker.errors);
   return data;
 }
-
-const withPrimary = (primary: string | undefined, list: string[] = []) =>
-  primary === undefined || list.includes(primary)
-    ? [...list]
-    : [primary, ...list];
 
 class CrossChecks {
   readonly errors: FieldError[] = [];

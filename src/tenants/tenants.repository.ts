@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { Columns, insertRows } from '../database/bulk-insert';
 import { Database } from '../database/database';
+import { appendEvents, NewEvent } from '../events/events.repository';
 import { TenantData } from './tenant-data';
 
 /** Long enough for the largest imports; the default is five seconds. */
 const IMPORT_TIMEOUT_MS = 30 * 60 * 1000;
-const ROWS_PER_STATEMENT = 5000;
 
-// Column name → SQL type, and the property of the row that fills it. Bulk
-// rows travel as one JSON parameter per statement and are unpacked by
-// jsonb_to_recordset: a few statements for the largest tenant instead of one
-// bound parameter per value.
+// The columns the importer fills, per table (see insertRows).
 const TABLES = {
   account_provider: {
     account_provider_id: ['text', 'accountProviderId'],
@@ -81,42 +79,7 @@ const TABLES = {
     scopes: ['text[]', 'scopes'],
     expires_at: ['timestamptz', 'expiresAt'],
   },
-} as const satisfies Record<string, Record<string, readonly [string, string]>>;
-
-type Executor = {
-  $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
-};
-
-async function insertRows(
-  tx: Executor,
-  tenantId: string,
-  table: keyof typeof TABLES,
-  rows: object[],
-) {
-  const columns = Object.entries(TABLES[table]) as [
-    string,
-    readonly [string, string],
-  ][];
-  const names = columns.map(([name]) => `"${name}"`).join(', ');
-  const types = columns
-    .map(
-      ([, [type, key]]) => `"${key}" ${type === 'token_type' ? 'text' : type}`,
-    )
-    .join(', ');
-  const values = columns
-    .map(([, [type, key]]) =>
-      type === 'token_type' ? `x."${key}"::token_type` : `x."${key}"`,
-    )
-    .join(', ');
-  const sql = `INSERT INTO "${table}" ("tenant_id", ${names})
-               SELECT $1, ${values} FROM jsonb_to_recordset($2::jsonb) AS x(${types})`;
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
-    await tx.$executeRawUnsafe(
-      sql,
-      tenantId,
-      JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)),
-    );
-}
+} as const satisfies Record<string, Columns>;
 
 @Injectable()
 export class TenantsRepository {
@@ -135,14 +98,31 @@ export class TenantsRepository {
   /**
    * Writes a whole tenant in one transaction. With `replace`, the tenant's
    * old data is removed first (cascading from the tenant row); without it an
-   * existing tenant makes the insert fail and nothing is written.
+   * existing tenant makes the insert fail and nothing is written. The
+   * change log records `events`, and a deletion for every identity the
+   * replaced tenant had that the new data lacks.
    */
-  async write(data: TenantData, replace: boolean): Promise<void> {
+  async write(
+    data: TenantData,
+    replace: boolean,
+    events: NewEvent[],
+  ): Promise<void> {
     const tenantId = data.tenant.id;
     await this.database.prisma.$transaction(
       async (tx) => {
+        const kept = new Set(data.identities.map((i) => i.identityId));
+        const removed = replace
+          ? (
+              await tx.identity.findMany({
+                where: { tenantId },
+                select: { identityId: true },
+              })
+            )
+              .map((i) => i.identityId)
+              .filter((id) => !kept.has(id))
+          : [];
         const insert = (table: keyof typeof TABLES, rows: object[]) =>
-          insertRows(tx, tenantId, table, rows);
+          insertRows(tx, table, tenantId, TABLES[table], rows);
         if (replace) await tx.tenant.deleteMany({ where: { id: tenantId } });
         await tx.tenant.create({ data: data.tenant });
         await insert('account_provider', data.providers);
@@ -155,6 +135,12 @@ export class TenantsRepository {
         await insert('account', data.accounts);
         await insert('friendship', data.friendships);
         await insert('token', data.tokens);
+        const deletions = removed.map((identityId) => ({
+          identityId,
+          type: 'deleted' as const,
+          fields: [],
+        }));
+        await appendEvents(tx, tenantId, [...deletions, ...events]);
       },
       { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
     );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { formatUtcDateTime } from '../common/representation';
-import { TenantData } from './tenant-data';
+import { IdentityRow, TenantData } from './tenant-data';
 import { TenantFileError, validateTenantFile } from './tenant-file.validator';
 import { TenantsRepository } from './tenants.repository';
 
@@ -35,7 +35,15 @@ export class TenantsService {
           message: `tenant "${data.tenant.id}" exists already; import with --replace to replace it`,
         },
       ]);
-    await this.tenants.write(data, replace);
+    await this.tenants.write(
+      data,
+      replace,
+      data.identities.map((identity) => ({
+        identityId: identity.identityId,
+        type: 'imported',
+        fields: fieldsWithValue(identity),
+      })),
+    );
     return {
       tenantId: data.tenant.id,
       replaced: existed,
@@ -59,6 +67,18 @@ export class TenantsService {
   async hasTenants(): Promise<boolean> {
     return (await this.tenants.countTenants()) > 0;
   }
+}
+
+/** The names of an imported identity's fields that hold a value. */
+function fieldsWithValue(identity: IdentityRow): string[] {
+  const empty = (v: unknown) =>
+    v === null ||
+    v === false ||
+    (Array.isArray(v) && v.length === 0) ||
+    (v?.constructor === Object && Object.keys(v).length === 0);
+  return Object.entries(identity)
+    .filter(([key, value]) => key !== 'identityId' && !empty(value))
+    .map(([key]) => key);
 }
 
 const present = <T extends object>(record: T) =>

@@ -1,6 +1,12 @@
 import type { Application, NextFunction, Request, Response } from 'express';
-import { MethodNotAllowed, NotAcceptable } from '../errors';
+import {
+  MethodNotAllowed,
+  NotAcceptable,
+  UnsupportedMediaType,
+} from '../errors';
 import { hasTokenInQuery, requestState } from './request-context';
+
+const WITH_BODY = new Set(['PUT', 'POST', 'PATCH']);
 
 interface RouteLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -9,7 +15,8 @@ interface RouteLayer {
 
 /**
  * Runs before routing, for every request: request id, caching headers,
- * content negotiation, and 405/OPTIONS answers computed from the routes the
+ * content negotiation (406 for Accept, 415 for a body that is not JSON),
+ * and 405/OPTIONS answers computed from the routes the
  * application actually registered. When several route patterns match a
  * path, the most specific one (fewest parameters) decides, so that
  * `DELETE /{tenant}/api/identity/v1/accounts` is a 405, not a deletion of
@@ -55,6 +62,8 @@ export function httpPolicy(app: Application) {
       !req.accepts(['application/json', 'application/problem+json'])
     )
       return next(new NotAcceptable());
+    if (WITH_BODY.has(req.method) && !req.is('application/json'))
+      return next(new UnsupportedMediaType());
     next();
   };
 }

@@ -40,6 +40,11 @@ const FRAMEWORK_ERRORS: Record<
     slug: 'unsupported-media-type',
     detail: 'The request body has an unsupported content encoding.',
   },
+  'uri.malformed': {
+    status: 400,
+    slug: 'invalid-request',
+    detail: 'The path is not valid percent-encoding.',
+  },
   'charset.unsupported': {
     status: 415,
     slug: 'unsupported-media-type',
@@ -100,8 +105,14 @@ export class ProblemFilter implements ExceptionFilter {
       if (error.errors) problem.errors = error.errors;
       return problem;
     }
-    const known = FRAMEWORK_ERRORS[(error as { type?: string })?.type ?? ''];
+    // Nest wraps errors of body parsing and routing; their cause says what happened.
+    const cause = error instanceof HttpException ? error.cause : error;
+    const known = FRAMEWORK_ERRORS[(cause as { type?: string })?.type ?? ''];
     if (known) return make(known.status, known.slug, known.detail);
+    if (cause instanceof URIError) {
+      const uri = FRAMEWORK_ERRORS['uri.malformed'];
+      return make(uri.status, uri.slug, uri.detail);
+    }
     if (error instanceof HttpException && error.getStatus() === 404) {
       const notFound = new RouteNotFound(instance);
       return make(404, notFound.slug, notFound.message, notFound.title);

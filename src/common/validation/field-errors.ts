@@ -32,6 +32,9 @@ export function toFieldErrors(
   });
 }
 
+/** Keys that could reach an object's prototype when copied. */
+export const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** Paths of every `__proto__`, `constructor` or `prototype` key in a JSON value. */
 export function findUnsafeKeys(value: unknown, path = ''): string[] {
   if (Array.isArray(value))
@@ -44,5 +47,3 @@ export function findUnsafeKeys(value: unknown, path = ''): string[] {
       : findUnsafeKeys((value as Record<string, unknown>)[key], child);
   });
 }
-
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

@@ -119,3 +119,16 @@ export const IsStringMap = () =>
     { name: 'isStringMap', validator: { validate: isStringMap } },
     { message: 'must be an object whose values are strings' },
   );
+
+/**
+ * A primary value (emailAddress, givenName, surname, locality) is also a
+ * member of its list: added at the front when missing.
+ */
+export function withPrimary(
+  primary: string | null | undefined,
+  list: string[] = [],
+): string[] {
+  return primary === null || primary === undefined || list.includes(primary)
+    ? [...list]
+    : [primary, ...list];
+}

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { Columns, insertRows } from '../database/bulk-insert';
+import { Database } from '../database/database';
+
+export type EventType = 'imported' | 'updated' | 'deleted' | 'merged';
+
+export interface NewEvent {
+  identityId: string;
+  type: EventType;
+  /** Names of the fields that changed; never their values. */
+  fields: string[];
+  /** For a merge: the other identity (merged from, or merged into). */
+  relatedIdentityId?: string;
+}
+
+export interface EventRecord {
+  id: bigint;
+  tenantId: string;
+  identityId: string;
+  type: string;
+  fields: string[];
+  relatedIdentityId: string | null;
+  occurredAt: Date;
+}
+
+type Executor = {
+  $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
+};
+
+/** First key of the advisory lock that orders each tenant's events. */
+const EVENT_ORDER_LOCK = 0x1d3e;
+
+const COLUMNS: Columns = {
+  identity_id: ['text', 'identityId'],
+  type: ['text', 'type'],
+  fields: ['text[]', 'fields'],
+  related_identity_id: ['text', 'relatedIdentityId'],
+};
+
+/**
+ * Appends events inside the caller's transaction. Writers of one tenant
+ * queue on a transaction-scoped lock first, so event ids become visible in
+ * increasing order and a follower reading "after id N" never skips one.
+ */
+export async function appendEvents(
+  tx: Executor,
+  tenantId: string,
+  events: NewEvent[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await tx.$executeRawUnsafe(
+    'SELECT pg_advisory_xact_lock($1::int, hashtext($2))',
+    EVENT_ORDER_LOCK,
+    tenantId,
+  );
+  await insertRows(tx, 'identity_event', tenantId, COLUMNS, events);
+}
+
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly database: Database) {}
+
+  findEvents(
+    tenantId: string,
+    afterId: bigint,
+    limit: number,
+  ): Promise<EventRecord[]> {
+    return this.database.prisma.identityEvent.findMany({
+      where: { tenantId, id: { gt: afterId } },
+      orderBy: { id: 'asc' },
+      take: limit,
+    });
+  }
+}

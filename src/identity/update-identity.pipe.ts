@@ -1,0 +1,71 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { InvalidRequest } from '../common/errors';
+import {
+  findUnsafeKeys,
+  toFieldErrors,
+} from '../common/validation/field-errors';
+import {
+  EDITABLE_FIELDS,
+  IdentityUpdate,
+  READ_ONLY_FIELDS,
+} from './identity.dto';
+import { IdentityRecord } from '../tenants/tenant-file.dto';
+import { IdentityUpdateLimits } from './identity-update.rules';
+
+const EDITABLE = new Set<string>(EDITABLE_FIELDS);
+const READ_ONLY = new Set<string>(READ_ONLY_FIELDS);
+
+/** Turns a PUT body into an IdentityUpdate, or a 400 naming every problem. */
+@Injectable()
+export class UpdateIdentityPipe implements PipeTransform<
+  unknown,
+  IdentityUpdate
+> {
+  transform(body: unknown): IdentityUpdate {
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new InvalidRequest('The body must be a JSON object.');
+    const keys = Object.keys(body);
+    const refused = [
+      ...findUnsafeKeys(body).map((field) => ({
+        field,
+        message: 'is not an allowed key',
+      })),
+      ...keys
+        .filter(
+          (key) => !EDITABLE.has(key) && !findUnsafeKeys({ [key]: 0 }).length,
+        )
+        .map((field) => ({
+          field,
+          message: READ_ONLY.has(field)
+            ? 'is read-only'
+            : 'is not a known field',
+        })),
+    ];
+    if (refused.length)
+      throw new InvalidRequest(
+        `The body has read-only or unknown fields: ${refused.map((e) => e.field).join(', ')}.`,
+        refused,
+      );
+    // The import format's value rules first (null clears, so it is not
+    // checked), then the size limits of a PUT.
+    const values = Object.fromEntries(
+      Object.entries(body).filter(([, v]) => v !== null),
+    );
+    const check = (rules: new () => object, value: object) =>
+      toFieldErrors(
+        validateSync(plainToInstance(rules, value), { stopAtFirstError: true }),
+      );
+    const ruleErrors = check(IdentityRecord, values);
+    const errors = ruleErrors.length
+      ? ruleErrors
+      : check(IdentityUpdateLimits, body);
+    if (errors.length)
+      throw new InvalidRequest(
+        errors.map((e) => `${e.field} ${e.message}`).join('; '),
+        errors,
+      );
+    return body as IdentityUpdate;
+  }
+}
