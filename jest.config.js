@@ -18,8 +18,6 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
-  // Starting a server or an embedded database takes seconds on a loaded machine.
-  testTimeout: 60_000,
 };
 
 /** End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. */
@@ -32,6 +30,8 @@ const e2e = (name, database, extra = []) => ({
 });
 
 module.exports = {
+  // Starting a server or an embedded database takes seconds on a loaded machine.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     // *.pg-e2e-spec.ts need a server several processes can share.

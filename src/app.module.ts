@@ -1,4 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { IdentityAccessGuard } from './auth/identity-access.guard';
+import { TokenThrottlerGuard } from './ops/rate-limit';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
@@ -6,6 +10,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { FriendsModule } from './friends/friends.module';
 import { IdentityModule } from './identity/identity.module';
+import { OpsModule } from './ops/ops.module';
 import { RolesModule } from './roles/roles.module';
 import { TenantsModule } from './tenants/tenants.module';
 
@@ -17,6 +22,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        OpsModule,
         AuthModule,
         TenantsModule,
         // Fixed segments (accounts, friends, roles) register before `:id`.
@@ -24,6 +30,13 @@ export class AppModule {
         FriendsModule,
         RolesModule,
         IdentityModule,
+      ],
+      providers: [
+        // Every route, in this order: rate limit (bad tokens count too),
+        // authentication, authorization.
+        { provide: APP_GUARD, useClass: TokenThrottlerGuard },
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        { provide: APP_GUARD, useClass: IdentityAccessGuard },
       ],
     };
   }

@@ -3,12 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import {
-  AppConfig,
-  ConfigError,
-  LOG_LEVELS,
-  loadConfig,
-} from './config/app-config';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { DemoSeeder } from './tenants/demo-seeder';
 
 async function bootstrap(config: AppConfig) {
@@ -16,7 +11,7 @@ async function bootstrap(config: AppConfig) {
     AppModule.forRoot(config),
     {
       bodyParser: false,
-      logger: LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1),
+      bufferLogs: true,
     },
   );
   configureApp(app);

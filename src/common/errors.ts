@@ -116,6 +116,28 @@ export class EditConflict extends DomainError {
   }
 }
 
+export class TooManyRequests extends DomainError {
+  readonly status = 429;
+  readonly slug = 'too-many-requests';
+  readonly title = 'Too many requests';
+  constructor(retryAfterSeconds: number) {
+    super(
+      `The request budget of this token is spent; retry in ${retryAfterSeconds} s.`,
+    );
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+}
+
+export class DatabaseUnavailable extends DomainError {
+  readonly status = 503;
+  readonly slug = 'database-unavailable';
+  readonly title = 'Service unavailable';
+  constructor() {
+    super('The database cannot be reached; retry shortly.');
+    this.headers['Retry-After'] = '5';
+  }
+}
+
 /** Not an error: the identity was merged into another; follow Location. */
 export class IdentityMoved extends DomainError {
   readonly status = 308;

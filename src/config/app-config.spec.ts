@@ -10,6 +10,14 @@ describe('loadConfig', () => {
       migrateOnStart: true,
       seedDemo: true,
       logLevel: 'log',
+      redisUrl: undefined,
+      rateLimit: 1200,
+      rateLimitWindowSeconds: 60,
+      trustProxy: false,
+      corsOrigins: [],
+      requestTimeoutMs: 30000,
+      headersTimeoutMs: 10000,
+      keepAliveTimeoutMs: 5000,
     });
   });
 
@@ -23,6 +31,14 @@ describe('loadConfig', () => {
         MIGRATE_ON_START: 'false',
         SEED_DEMO: 'false',
         LOG_LEVEL: 'debug',
+        REDIS_URL: 'redis://cache:6379/0',
+        RATE_LIMIT: '100',
+        RATE_LIMIT_WINDOW_SECONDS: '10',
+        TRUST_PROXY: '10.0.0.0/8, loopback',
+        CORS_ORIGINS: 'https://app.example, http://localhost:5173',
+        HTTP_REQUEST_TIMEOUT_MS: '20000',
+        HTTP_HEADERS_TIMEOUT_MS: '5000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       }),
     ).toStrictEqual({
       port: 8080,
@@ -32,7 +48,20 @@ describe('loadConfig', () => {
       migrateOnStart: false,
       seedDemo: false,
       logLevel: 'debug',
+      redisUrl: 'redis://cache:6379/0',
+      rateLimit: 100,
+      rateLimitWindowSeconds: 10,
+      trustProxy: '10.0.0.0/8, loopback',
+      corsOrigins: ['https://app.example', 'http://localhost:5173'],
+      requestTimeoutMs: 20000,
+      headersTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65000,
     });
+  });
+
+  it('reads TRUST_PROXY as a flag or a hop count', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
   });
 
   it('treats an empty variable as unset', () => {

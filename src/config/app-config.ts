@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { applyDecorators } from '@nestjs/common';
 import {
   IsBoolean,
   IsIn,
@@ -33,6 +34,18 @@ export class AppConfig {
   migrateOnStart: boolean;
   seedDemo: boolean;
   logLevel: LogLevel;
+  /** Redis for the shared rate-limit budget; each instance counts alone without it. */
+  redisUrl?: string;
+  /** Requests per token (or per client address without one) in each window. */
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  /** Express `trust proxy`: false, true, a hop count, or addresses/subnets. */
+  trustProxy: boolean | number | string;
+  /** Origins allowed by CORS; empty turns CORS off. */
+  corsOrigins: string[];
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -40,17 +53,27 @@ const toInt = ({ value }: { value: unknown }) =>
 const toBool = ({ value }: { value: unknown }) =>
   value === 'true' ? true : value === 'false' ? false : value;
 
-const port = { message: 'must be a whole number from 1 to 65535' };
-const poolSize = { message: 'must be a whole number from 1 to 1000' };
+/** An optional whole number in [min, max]. */
+const WholeNumber = (min: number, max: number) => {
+  const message = { message: `must be a whole number from ${min} to ${max}` };
+  return applyDecorators(
+    IsOptional(),
+    Transform(toInt),
+    IsInt(message),
+    Min(min, message),
+    Max(max, message),
+  );
+};
+const Flag = () =>
+  applyDecorators(
+    IsOptional(),
+    Transform(toBool),
+    IsBoolean({ message: 'must be true or false' }),
+  );
 
 /** The environment variables, named exactly as an operator sets them. */
 class Environment {
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt(port)
-  @Min(1, port)
-  @Max(65535, port)
-  PORT: number = 3000;
+  @WholeNumber(1, 65535) PORT: number = 3000;
 
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, {
@@ -58,34 +81,48 @@ class Environment {
   })
   DATABASE_URL?: string;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  DATA_DIR: string = '.data/pglite';
-
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt(poolSize)
-  @Min(1, poolSize)
-  @Max(1000, poolSize)
-  DATABASE_POOL_SIZE: number = 10;
-
-  @IsOptional()
-  @Transform(toBool)
-  @IsBoolean({ message: 'must be true or false' })
-  MIGRATE_ON_START: boolean = true;
-
-  @IsOptional()
-  @Transform(toBool)
-  @IsBoolean({ message: 'must be true or false' })
-  SEED_DEMO: boolean = true;
+  @IsOptional() @IsString() @MinLength(1) DATA_DIR: string = '.data/pglite';
+  @WholeNumber(1, 1000) DATABASE_POOL_SIZE: number = 10;
+  @Flag() MIGRATE_ON_START: boolean = true;
+  @Flag() SEED_DEMO: boolean = true;
 
   @IsOptional()
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'log';
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, {
+    message: 'must be a redis:// or rediss:// URL',
+  })
+  REDIS_URL?: string;
+
+  @WholeNumber(1, 1_000_000) RATE_LIMIT: number = 1200;
+  @WholeNumber(1, 86_400) RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  @IsOptional()
+  @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/_,\s-]+)$/, {
+    message:
+      'must be true, false, a hop count, or addresses/subnets separated by commas',
+  })
+  TRUST_PROXY: string = 'false';
+
+  @IsOptional()
+  @Matches(/^(https?:\/\/[^\s,]+)(\s*,\s*https?:\/\/[^\s,]+)*$/, {
+    message: 'must be http(s) origins separated by commas',
+  })
+  CORS_ORIGINS?: string;
+
+  @WholeNumber(1000, 3_600_000) HTTP_REQUEST_TIMEOUT_MS: number = 30_000;
+  @WholeNumber(1000, 600_000) HTTP_HEADERS_TIMEOUT_MS: number = 10_000;
+  @WholeNumber(1000, 600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 5_000;
 }
 
 export class ConfigError extends Error {}
+
+function trustProxyValue(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
 
 /**
  * Reads the configuration from environment variables. A wrong value throws
@@ -97,9 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       ([, value]) => value !== undefined && value !== '',
     ),
   );
-  const parsed = plainToInstance(Environment, set, {
-    excludeExtraneousValues: false,
-  });
+  const parsed = plainToInstance(Environment, set);
   const errors = validateSync(parsed, {
     whitelist: true,
     stopAtFirstError: true,
@@ -123,5 +158,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     migrateOnStart: parsed.MIGRATE_ON_START,
     seedDemo: parsed.SEED_DEMO,
     logLevel: parsed.LOG_LEVEL,
+    redisUrl: parsed.REDIS_URL,
+    rateLimit: parsed.RATE_LIMIT,
+    rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
+    trustProxy: trustProxyValue(parsed.TRUST_PROXY),
+    corsOrigins: (parsed.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    requestTimeoutMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   };
 }

@@ -39,5 +39,6 @@ export class DatabaseModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.database.close();
+    new Logger('Database').log('Database closed');
   }
 }

@@ -14,8 +14,16 @@ export interface SqlSession {
   exec(sql: string): Promise<void>;
 }
 
+/** Connections of the pool: open, idle, and requests waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 interface Driver {
   readonly description: string;
+  poolStats(): PoolStats;
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -54,6 +62,10 @@ export class Database {
     return this.driver.withSession(work);
   }
 
+  poolStats(): PoolStats {
+    return this.driver.poolStats();
+  }
+
   async close(): Promise<void> {
     await this.prisma.$disconnect();
     await this.driver.close();
@@ -71,6 +83,11 @@ function postgresDriver(pool: Pool, url: string): Driver {
   const { hostname, port, pathname } = new URL(url);
   return {
     description: `PostgreSQL at ${hostname}:${port || 5432}${pathname}`,
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     async withSession(work) {
       const client = await pool.connect();
       try {
@@ -91,6 +108,8 @@ function pgliteDriver(db: PGlite, dataDir: string): Driver {
     description: dataDir.startsWith('memory://')
       ? 'embedded PGlite in memory'
       : `embedded PGlite at ${resolve(dataDir)}`,
+    // One in-process connection, always open.
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     withSession: (work) =>
       work({
         query: async <T>(sql: string, params?: unknown[]) =>

@@ -36,7 +36,7 @@ export async function startTestApp(
   const app = configureApp(
     moduleRef.createNestApplication<NestExpressApplication>({
       bodyParser: false,
-      logger: ['fatal', 'error'],
+      bufferLogs: true,
     }),
   );
   await app.init();

@@ -7,6 +7,8 @@ import {
 import { hasTokenInQuery, requestState } from './request-context';
 
 const WITH_BODY = new Set(['PUT', 'POST', 'PATCH']);
+/** The identity API speaks JSON only; health, metrics and docs have their own types. */
+const API_PATH = /^\/[^/]+\/api\//;
 
 interface RouteLayer {
   route?: { path: string; methods: Record<string, boolean> };
@@ -28,7 +30,9 @@ export function httpPolicy(app: Application) {
   function allowedMethods(path: string): string[] | undefined {
     let best: { params: number; methods: Set<string> } | undefined;
     for (const layer of layers()) {
-      if (!layer.route || !layer.match(path)) continue;
+      // Wildcard routes are middleware mounted by Nest, not resources.
+      if (!layer.route || layer.route.path.includes('*') || !layer.match(path))
+        continue;
       const params = layer.route.path.split(':').length - 1;
       if (!best || params < best.params) best = { params, methods: new Set() };
       if (params === best.params)
@@ -58,6 +62,7 @@ export function httpPolicy(app: Application) {
     if (!allow.includes(req.method))
       return next(new MethodNotAllowed(req.method, allow));
     if (
+      API_PATH.test(req.path) &&
       req.get('accept') &&
       !req.accepts(['application/json', 'application/problem+json'])
     )

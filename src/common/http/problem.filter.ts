@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { DomainError, RouteNotFound } from '../errors';
+import { isDatabaseUnavailable } from '../../database/database-errors';
+import { DatabaseUnavailable, DomainError, RouteNotFound } from '../errors';
 import { FieldError } from '../validation/field-errors';
 import { requestState } from './request-context';
 
@@ -60,7 +61,10 @@ const FRAMEWORK_ERRORS: Record<
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
-  catch(error: unknown, host: ArgumentsHost): void {
+  catch(thrown: unknown, host: ArgumentsHost): void {
+    const error = isDatabaseUnavailable(thrown)
+      ? new DatabaseUnavailable()
+      : thrown;
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();

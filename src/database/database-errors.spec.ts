@@ -1,0 +1,49 @@
+import { isDatabaseUnavailable } from './database-errors';
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    [
+      'a refused connection',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      }),
+    ],
+    [
+      'Prisma: server unreachable',
+      { name: 'PrismaClientKnownRequestError', code: 'P1001' },
+    ],
+    [
+      'a terminated connection, wrapped by Prisma',
+      {
+        code: 'P2010',
+        meta: { driverAdapterError: { cause: { code: '57P01' } } },
+      },
+    ],
+    [
+      'a database not accepting connections',
+      {
+        code: 'P2039',
+        meta: { driverAdapterError: { cause: { originalCode: '55000' } } },
+      },
+    ],
+    ['a pg connection loss', new Error('Connection terminated unexpectedly')],
+    ['an initialization error', { name: 'PrismaClientInitializationError' }],
+  ])('recognises %s', (_what, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', { code: 'P2002' }],
+    [
+      'a syntax error',
+      {
+        code: 'P2010',
+        meta: { driverAdapterError: { cause: { code: '42601' } } },
+      },
+    ],
+    ['a plain error', new Error('boom')],
+    ['nothing', undefined],
+  ])('does not mistake %s', (_what, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});

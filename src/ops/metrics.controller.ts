@@ -1,0 +1,19 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { Access } from '../auth/access.decorator';
+import { Metrics } from './metrics';
+
+@Controller('metrics')
+@SkipThrottle()
+export class MetricsController {
+  constructor(private readonly metrics: Metrics) {}
+
+  /** Prometheus text format. */
+  @Get()
+  @Access('public')
+  async getMetrics(@Res() res: Response): Promise<void> {
+    res.setHeader('Content-Type', this.metrics.registry.contentType);
+    res.send(await this.metrics.registry.metrics());
+  }
+}

@@ -1,0 +1,59 @@
+import { Client } from 'pg';
+import { API, bearer, example, TOKENS } from './support/example';
+import { startTestApp, TestApp } from './support/test-app';
+import { ADMIN_URL } from './support/test-database';
+
+// PostgreSQL only: the database is taken away under the running service by
+// renaming it (after cutting its connections), then given back.
+describe('while the database is unreachable', () => {
+  let t: TestApp;
+  let name: string;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: ADMIN_URL });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp([example()]);
+    name = new URL(
+      t.database.description.replace(/^PostgreSQL at /, 'postgresql://'),
+    ).pathname.slice(1);
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 with Retry-After, reports not ready but alive, and recovers without a restart', async () => {
+    await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await admin(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
+    );
+    try {
+      const res = await t.http().get(API).set(bearer(TOKENS.ada));
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toStrictEqual({
+        type: 'urn:problem:identity:database-unavailable',
+        title: 'Service unavailable',
+        status: 503,
+        detail: 'The database cannot be reached; retry shortly.',
+        instance: API,
+      });
+      const ready = await t.http().get('/health/ready').expect(503);
+      expect(ready.body).toMatchObject({
+        status: 'error',
+        error: {
+          database: { status: 'down', message: 'database unreachable' },
+        },
+      });
+      await t.http().get('/health/live').expect(200);
+    } finally {
+      await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    }
+    await t.http().get('/health/ready').expect(200);
+    await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+  });
+});

@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API, bearer, example, TOKENS } from './support/example';
+import { serverEnvironment, startServer } from './support/server';
+import { startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
+
+describe('health and metrics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp([example()]);
+  });
+  afterAll(() => t.close());
+
+  it('answers liveness and readiness without a token', async () => {
+    const live = await t.http().get('/health/live').expect(200);
+    expect(live.body).toStrictEqual({
+      status: 'ok',
+      info: {},
+      error: {},
+      details: {},
+    });
+    const ready = await t.http().get('/health/ready').expect(200);
+    expect(ready.body).toStrictEqual({
+      status: 'ok',
+      info: { database: { status: 'up', migrations: 2 } },
+      error: {},
+      details: { database: { status: 'up', migrations: 2 } },
+    });
+    expect(ready.headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  it('counts requests by route template, never by raw path or token', async () => {
+    await t.http().get(`${API}/mary?access_token=${TOKENS.ada}`).expect(200);
+    await t
+      .http()
+      .get(`${API}/secret-looking-id`)
+      .set(bearer(TOKENS.ada))
+      .expect(404);
+    const res = await t
+      .http()
+      .get('/metrics')
+      .set(
+        'Accept',
+        'application/openmetrics-text; version=1.0.0, text/plain;q=0.5',
+      )
+      .expect(200);
+    expect(res.headers['content-type']).toBe(
+      'text/plain; version=0.0.4; charset=utf-8',
+    );
+    expect(res.text).toMatch(
+      /^http_requests_total\{method="GET",route="\/:tenant\/api\/identity\/v1\/:id",status="200"\} [1-9]/m,
+    );
+    expect(res.text).toMatch(
+      /^http_requests_total\{method="GET",route="\/:tenant\/api\/identity\/v1\/:id",status="404"\} [1-9]/m,
+    );
+    expect(res.text).toMatch(
+      /^http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/:tenant\/api\/identity\/v1\/:id",status="200"\} [1-9]/m,
+    );
+    expect(res.text).toMatch(/^db_pool_connections\{state="total"\} \d+/m);
+    expect(res.text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(res.text).not.toContain('secret-looking-id');
+    expect(res.text).not.toContain(TOKENS.ada);
+    expect(res.text).not.toContain('/example/');
+  });
+
+  it('sends the security headers of a JSON API and no CORS headers by default', async () => {
+    const res = await t
+      .http()
+      .get(API)
+      .set(bearer(TOKENS.ada))
+      .set('Origin', 'https://evil.example')
+      .expect(200);
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('CORS when configured', () => {
+  it('allows the configured origins only', async () => {
+    const t = await startTestApp([example()], {
+      corsOrigins: ['https://app.example'],
+    });
+    try {
+      const ok = await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('Origin', 'https://app.example')
+        .expect(200);
+      expect(ok.headers['access-control-allow-origin']).toBe(
+        'https://app.example',
+      );
+      expect(ok.headers['access-control-expose-headers']).toContain('ETag');
+      const other = await t
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .set('Origin', 'https://evil.example')
+        .expect(200);
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  const limited = (extra = {}) =>
+    startTestApp([example()], {
+      rateLimit: 3,
+      rateLimitWindowSeconds: 60,
+      ...extra,
+    });
+
+  it('counts per token, sends RateLimit-* headers, then answers 429 with Retry-After', async () => {
+    const t = await limited();
+    try {
+      const remaining = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await t
+          .http()
+          .get(`${API}${['', '/roles', '/friends'][i]}`)
+          .set(bearer(TOKENS.ada))
+          .expect(200);
+        expect(res.headers['ratelimit-limit']).toBe('3');
+        expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+        remaining.push(res.headers['ratelimit-remaining']);
+      }
+      expect(remaining).toStrictEqual(['2', '1', '0']);
+      const refused = await t
+        .http()
+        .get(`${API}/accounts`)
+        .set(bearer(TOKENS.ada))
+        .expect(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.headers['content-type']).toBe('application/problem+json');
+      expect(refused.body).toMatchObject({
+        type: 'urn:problem:identity:too-many-requests',
+        status: 429,
+        instance: `${API}/accounts`,
+      });
+      await t.http().get(`${API}?access_token=${TOKENS.ada}`).expect(429);
+      await t.http().get(API).set(bearer(TOKENS.mary)).expect(200);
+      await t.http().get('/health/live').expect(200);
+      await t.http().get('/metrics').expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('shares the budget through Redis between instances', async () => {
+    const token = `shared-${randomBytes(12).toString('hex')}`;
+    const file = example();
+    file.tokens.push({ token, type: 'access', identityId: 'mary' });
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+    const first = await startTestApp([file], { rateLimit: 3, redisUrl });
+    try {
+      await first.http().get(API).set(bearer(token)).expect(200);
+      await first.http().get(API).set(bearer(token)).expect(200);
+    } finally {
+      await first.close();
+    }
+    const second = await startTestApp([file], { rateLimit: 3, redisUrl });
+    try {
+      const last = await second.http().get(API).set(bearer(token)).expect(200);
+      expect(last.headers['ratelimit-remaining']).toBe('0');
+      await second.http().get(API).set(bearer(token)).expect(429);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('the running server', () => {
+  it('logs one JSON line per request, with no secret in it', async () => {
+    const db = await createTestDatabase();
+    const secret = `log-${randomBytes(16).toString('hex')}`;
+    const env = serverEnvironment(
+      db.config,
+      join(mkdtempSync(join(tmpdir(), 'identity-logs-')), 'pglite'),
+    );
+    const server = await startServer(env);
+    try {
+      const base = `http://localhost:${env.PORT}/demo/api/identity/v1`;
+      await fetch(`${base}?access_token=demo-alice-access-token`);
+      await fetch(`${base}/bob`, {
+        headers: {
+          Authorization: 'Bearer demo-alice-access-token',
+          'X-Request-Id': 'trace-42',
+        },
+      });
+      await fetch(`${base}?access_token=${secret}`);
+      await fetch(base, { headers: { Authorization: `Bearer ${secret}` } });
+    } finally {
+      await server.stop();
+      await db.drop();
+    }
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    const bob = lines.find((line) => line.req?.id === 'trace-42');
+    expect(bob).toMatchObject({
+      level: 30,
+      req: { id: 'trace-42', method: 'GET', url: '/demo/api/identity/v1/bob' },
+      tenant: 'demo',
+      route: '/:tenant/api/identity/v1/:id',
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+      msg: 'request completed',
+    });
+    expect(
+      lines.filter(
+        (line) =>
+          line.req?.url === '/demo/api/identity/v1?access_token=[REDACTED]',
+      ),
+    ).toHaveLength(2);
+    expect(server.output()).not.toContain(secret);
+    // The demo banner prints the demo tokens on purpose; the logs never do.
+    expect(
+      lines.filter((line) =>
+        JSON.stringify(line).includes('demo-alice-access-token'),
+      ),
+    ).toStrictEqual([]);
+  });
+
+  it('finishes requests in flight on SIGTERM, then exits cleanly', async () => {
+    const db = await createTestDatabase();
+    const env = serverEnvironment(
+      db.config,
+      join(mkdtempSync(join(tmpdir(), 'identity-stop-')), 'pglite'),
+      { SEED_DEMO: 'true' },
+    );
+    const server = await startServer(env);
+    const base = `http://localhost:${env.PORT}/demo/api/identity/v1`;
+    const inFlight = Array.from({ length: 20 }, () =>
+      fetch(`${base}/friends`, {
+        headers: { Authorization: 'Bearer demo-alice-access-token' },
+      }).then((r) => r.status),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.stop();
+    try {
+      const statuses = await Promise.allSettled(inFlight);
+      for (const status of statuses)
+        if (status.status === 'fulfilled') expect(status.value).toBe(200);
+      // Nest closes everything, then ends the process with the signal it got.
+      expect(await server.ended()).toBe('SIGTERM');
+      await expect(fetch(base)).rejects.toThrow();
+    } finally {
+      await db.drop();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+
+/** The built server (`dist/main.js`) in its own process, as operators run it. */
+export interface Server {
+  output: () => string;
+  /** Resolves with how the process ended: its exit code or its signal. */
+  ended: () => Promise<number | NodeJS.Signals | null>;
+  /** Sends SIGTERM and waits for the process to end. */
+  stop(): Promise<void>;
+}
+
+export function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [join(ROOT, 'dist', 'main.js')],
+    { env, cwd: ROOT },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | NodeJS.Signals | null>((done) =>
+    child.once('exit', (code, signal) => done(code ?? signal)),
+  );
+  const server = {
+    output: () => output,
+    ended: () => exited,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  return new Promise((ready, fail) => {
+    const timer = setInterval(() => {
+      if (/Listening on http:\/\/localhost:\d+/.test(output)) {
+        clearInterval(timer);
+        setTimeout(() => ready(server), 100);
+      }
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(timer);
+      fail(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+/** Environment for a server on a test database, on a free-looking port. */
+export function serverEnvironment(
+  config: { databaseUrl?: string },
+  dataDir: string,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const place = config.databaseUrl
+    ? { DATABASE_URL: config.databaseUrl }
+    : { DATA_DIR: dataDir };
+  return {
+    PATH: process.env.PATH,
+    PORT: port,
+    LOG_LEVEL: 'log',
+    ...place,
+    ...extra,
+  };
+}
