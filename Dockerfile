@@ -17,5 +17,8 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma ./prisma
 USER node
 EXPOSE 3000
-# Migrations are applied at start (MIGRATE_ON_START, default true).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Migrations are applied at start (MIGRATE_ON_START, default true). SIGTERM
+# stops accepting connections, lets requests in flight finish, then exits.
 CMD ["node", "dist/main.js"]

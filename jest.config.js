@@ -1,5 +1,6 @@
 // Tests run through SWC (decorators with metadata, CommonJS output). The
-// @nestjs packages ship as ES modules, so they are transformed as well.
+// @nestjs packages (and the OpenAPI parser) ship as ES modules, so they are
+// transformed as well.
 const swc = [
   '@swc/jest',
   {
@@ -17,7 +18,7 @@ const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apidevtools)/)'],
 };
 
 /** End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. */
@@ -37,5 +38,7 @@ module.exports = {
     // *.pg-e2e-spec.ts need a server several processes can share.
     e2e('e2e-postgres', 'postgres', ['<rootDir>/test/**/*.pg-e2e-spec.ts']),
     e2e('e2e-embedded', 'embedded'),
+    // A real browser against the built server (Debian's chromium).
+    { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/**/*.browser-spec.ts'] },
   ],
 };

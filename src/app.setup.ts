@@ -9,6 +9,7 @@ import { ProblemFilter } from './common/http/problem.filter';
 import { toFieldErrors } from './common/validation/field-errors';
 import { AppConfig } from './config/app-config';
 import { Metrics } from './ops/metrics';
+import { setupOpenApi } from './ops/openapi';
 
 /**
  * HTTP behaviour shared by the server and the end-to-end tests. The app must
@@ -65,6 +66,7 @@ export function configureApp(
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = config.headersTimeoutMs;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  setupOpenApi(app);
   app.enableShutdownHooks();
   return app;
 }

@@ -1,18 +1,34 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { Caller, Target } from '../auth/caller.decorator';
 import type { Principal } from '../auth/principal';
+import {
+  ApiIdentityId,
+  ApiIdentityRoute,
+  ApiPaging,
+  LINK,
+} from '../common/http/api-docs';
 import { PageQuery, sendPage, toPage } from '../common/pagination';
 import { FriendResponse } from './friends.dto';
 import { friendKey, FriendsService } from './friends.service';
 
+@ApiTags('friends')
 @Controller(':tenant/api/identity/v1')
 export class FriendsController {
   constructor(private readonly friends: FriendsService) {}
 
   @Get('friends')
   @Access('current')
+  @ApiOperation({ summary: 'The friends of the caller' })
+  @ApiIdentityRoute()
+  @ApiPaging()
+  @ApiOkResponse({
+    description: 'the friends, by display name then identityId',
+    type: [FriendResponse],
+    headers: LINK,
+  })
   getCurrentFriends(
     @Caller() caller: Principal & { kind: 'access' },
     @Query() query: PageQuery,
@@ -24,6 +40,15 @@ export class FriendsController {
 
   @Get(':id/friends')
   @Access('identity-relations')
+  @ApiOperation({ summary: 'The friends of an identity' })
+  @ApiIdentityRoute(404)
+  @ApiIdentityId()
+  @ApiPaging()
+  @ApiOkResponse({
+    description: 'the friends, by display name then identityId',
+    type: [FriendResponse],
+    headers: LINK,
+  })
   getFriends(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },

@@ -4,21 +4,11 @@ import {
   MaxLength,
   ValidateBy,
 } from 'class-validator';
-import { EDITABLE_FIELDS } from './identity.dto';
+import { EDITABLE_FIELDS, LIST_FIELDS } from './identity.dto';
 
 export const MAX_TEXT = 512;
 export const MAX_ITEMS = 50;
 export const MAX_PROPERTIES = 100;
-
-const LIST_FIELDS: readonly string[] = [
-  'givenNames',
-  'surnames',
-  'localities',
-  'emailAddresses',
-  'smallPictures',
-  'mediumPictures',
-  'largePictures',
-];
 
 /**
  * The size limits of a PUT body (decisions.md). The value rules are the
@@ -30,7 +20,7 @@ const proto = IdentityUpdateLimits.prototype;
 for (const field of EDITABLE_FIELDS) {
   IsOptional()(proto, field);
   if (field === 'properties') continue;
-  if (LIST_FIELDS.includes(field)) {
+  if (LIST_FIELDS.has(field)) {
     ArrayMaxSize(MAX_ITEMS, {
       message: `must have at most ${MAX_ITEMS} items`,
     })(proto, field);

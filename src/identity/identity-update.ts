@@ -1,17 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { withPrimary } from '../common/validation/field-rules';
-import { EDITABLE_FIELDS, IdentityUpdate } from './identity.dto';
+import { EDITABLE_FIELDS, IdentityUpdate, LIST_FIELDS } from './identity.dto';
 import { IdentityChanges, IdentityRecord } from './identity.repository';
-
-const LISTS = new Set([
-  'givenNames',
-  'surnames',
-  'localities',
-  'emailAddresses',
-  'smallPictures',
-  'mediumPictures',
-  'largePictures',
-]);
 
 /** Primary values and their lists, kept consistent after every update. */
 const PRIMARIES = [
@@ -37,7 +27,8 @@ export function applyUpdate(
     const value = update[field];
     if (value === undefined) continue;
     target[field] =
-      value ?? (field === 'properties' ? {} : LISTS.has(field) ? [] : null);
+      value ??
+      (field === 'properties' ? {} : LIST_FIELDS.has(field) ? [] : null);
   }
   for (const [primary, list] of PRIMARIES)
     next[list] = withPrimary(next[primary], next[list]);

@@ -9,31 +9,71 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPermanentRedirectResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { Caller, Target } from '../auth/caller.decorator';
 import type { Principal } from '../auth/principal';
-import { IdentityQuery, PartialIdentityResponse } from './identity.dto';
+import { ApiIdentityId, ApiIdentityRoute } from '../common/http/api-docs';
+import {
+  IdentityQuery,
+  IDENTITY_VIEW_SCHEMA,
+  IdentityResponse,
+  ReducedIdentityResponse,
+  PartialIdentityResponse,
+  UPDATE_BODY_SCHEMA,
+} from './identity.dto';
 import type { IdentityUpdate } from './identity.dto';
 import { IdentityRepresentation, IdentityService } from './identity.service';
 import { UpdateIdentityPipe } from './update-identity.pipe';
 
+const ETAG = {
+  ETag: {
+    description: 'the version of the identity',
+    schema: { type: 'string' },
+  },
+};
+const IF_MATCH = ApiHeader({
+  name: 'If-Match',
+  required: false,
+  description: 'write only if the identity still has this ETag',
+});
+
+@ApiTags('identity')
 @Controller(':tenant/api/identity/v1')
 export class IdentityController {
   constructor(private readonly identities: IdentityService) {}
 
   @Get()
   @Access('current')
+  @ApiOperation({ summary: 'The identity of the caller' })
+  @ApiIdentityRoute()
+  @ApiExtraModels(IdentityResponse, ReducedIdentityResponse)
+  @ApiOkResponse({
+    description: 'the identity',
+    schema: IDENTITY_VIEW_SCHEMA,
+    headers: ETAG,
+  })
   async getCurrentIdentity(
     @Caller() caller: Principal & { kind: 'access' },
     @Query() query: IdentityQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PartialIdentityResponse> {
+    const { tenantId, identityId } = caller;
     return withEtag(
       res,
       await this.identities.getIdentity(
-        caller.tenantId,
-        caller.identityId,
+        tenantId,
+        identityId,
         'full',
         query.fields,
       ),
@@ -42,18 +82,33 @@ export class IdentityController {
 
   @Get(':id')
   @Access('identity')
+  @ApiOperation({
+    summary: 'An identity of the tenant; a friend sees its public part only',
+  })
+  @ApiIdentityRoute(404)
+  @ApiIdentityId()
+  @ApiExtraModels(IdentityResponse, ReducedIdentityResponse)
+  @ApiOkResponse({
+    description: 'the identity',
+    schema: IDENTITY_VIEW_SCHEMA,
+    headers: ETAG,
+  })
+  @ApiPermanentRedirectResponse({
+    description: 'the identity was merged into the one at Location',
+  })
   async getIdentity(
     @Caller() caller: Principal,
     @Target() target: { identityId: string; view: 'full' | 'public' },
     @Query() query: IdentityQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PartialIdentityResponse> {
+    const { identityId, view } = target;
     return withEtag(
       res,
       await this.identities.getIdentity(
         caller.tenantId,
-        target.identityId,
-        target.view,
+        identityId,
+        view,
         query.fields,
       ),
     );
@@ -61,17 +116,30 @@ export class IdentityController {
 
   @Put()
   @Access('current')
+  @ApiOperation({
+    summary:
+      'Update the identity of the caller: fields left out keep their values, null clears',
+  })
+  @ApiIdentityRoute(409, 412, 413, 415)
+  @ApiBody({ schema: UPDATE_BODY_SCHEMA })
+  @IF_MATCH
+  @ApiOkResponse({
+    description: 'the identity',
+    type: IdentityResponse,
+    headers: ETAG,
+  })
   async updateCurrentIdentity(
     @Caller() caller: Principal & { kind: 'access' },
     @Body(UpdateIdentityPipe) update: IdentityUpdate,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PartialIdentityResponse> {
+    const { tenantId, identityId } = caller;
     return withEtag(
       res,
       await this.identities.updateIdentity(
-        caller.tenantId,
-        caller.identityId,
+        tenantId,
+        identityId,
         update,
         ifMatch,
       ),
@@ -81,6 +149,13 @@ export class IdentityController {
   @Delete()
   @Access('current')
   @HttpCode(204)
+  @ApiOperation({
+    summary:
+      'Delete the identity of the caller, with its accounts, friendships, roles and tokens',
+  })
+  @ApiIdentityRoute(412)
+  @IF_MATCH
+  @ApiNoContentResponse({ description: 'deleted' })
   deleteCurrentIdentity(
     @Caller() caller: Principal & { kind: 'access' },
     @Headers('if-match') ifMatch: string | undefined,
@@ -95,6 +170,14 @@ export class IdentityController {
   @Delete(':id')
   @Access('identity-delete')
   @HttpCode(204)
+  @ApiOperation({
+    summary:
+      'Delete an identity (itself, an admin, or an app with identities:delete)',
+  })
+  @ApiIdentityRoute(404, 412)
+  @ApiIdentityId()
+  @IF_MATCH
+  @ApiNoContentResponse({ description: 'deleted' })
   deleteIdentity(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },

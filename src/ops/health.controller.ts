@@ -9,6 +9,7 @@ import {
   HealthCheckService,
   HealthIndicatorService,
 } from '@nestjs/terminus';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { Access } from '../auth/access.decorator';
@@ -18,6 +19,7 @@ import { ReadinessRepository } from './readiness.repository';
 /** How long readiness waits for the database before calling it down. */
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
+@ApiExcludeController()
 @Controller('health')
 @SkipThrottle()
 export class HealthController {

@@ -1,4 +1,7 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 /** A role as the API returns it. */
-export interface RoleResponse {
+export class RoleResponse {
+  @ApiProperty({ description: 'name of the role', example: 'admin' })
   name: string;
 }
