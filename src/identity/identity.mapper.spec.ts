@@ -75,8 +75,9 @@ describe('toIdentityResponse', () => {
     ['emailAddressVerified', true, true],
     ['mobilePhoneVerified', true, true],
   ])('maps %s', (field, value, expected) => {
+    const empty = { ...(toIdentityResponse(EMPTY) as object) };
     expect(toIdentityResponse({ ...EMPTY, [field]: value })).toStrictEqual({
-      ...toIdentityResponse(EMPTY),
+      ...empty,
       [field]: expected,
     });
   });

@@ -46,7 +46,11 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
   applyDecorators(
     ApiBearerAuth('bearer'),
     ApiSecurity('access_token'),
-    ApiParam({ name: 'tenant', description: 'the tenant', schema: { type: 'string', example: 'demo' } }),
+    ApiParam({
+      name: 'tenant',
+      description: 'the tenant',
+      schema: { type: 'string', example: 'demo' },
+    }),
     ApiQuery({
       name: 'access_token',
       required: false,
@@ -59,7 +63,11 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
 
 /** The `{id}` path parameter. */
 export const ApiIdentityId = () =>
-  ApiParam({ name: 'id', description: 'an identityId', schema: { type: 'string', example: 'bob' } });
+  ApiParam({
+    name: 'id',
+    description: 'an identityId',
+    schema: { type: 'string', example: 'bob' },
+  });
 
 /** `limit` and `cursor` of the friends and roles collections. */
 export const ApiPaging = () =>
