@@ -35,7 +35,7 @@ module.exports = {
   testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    // *.pg-e2e-spec.ts need a server several processes can share.
+    // *.pg-e2e-spec.ts need servers several processes share (PostgreSQL, Redis).
     e2e('e2e-postgres', 'postgres', ['<rootDir>/test/**/*.pg-e2e-spec.ts']),
     e2e('e2e-embedded', 'embedded'),
     // A real browser against the built server (Debian's chromium).
