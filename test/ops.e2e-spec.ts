@@ -155,6 +155,50 @@ describe('rate limits', () => {
   });
 });
 
+describe('behind a gateway', () => {
+  const anonymous = (t: TestApp, forwardedFor: string) =>
+    t
+      .http()
+      .get('/nowhere/api/identity/v1')
+      .set('X-Forwarded-For', forwardedFor);
+
+  it('trusts X-Forwarded-For only when TRUST_PROXY says so', async () => {
+    const trusting = await startTestApp([], { rateLimit: 1, trustProxy: true });
+    try {
+      await anonymous(trusting, '203.0.113.1').expect(401);
+      await anonymous(trusting, '203.0.113.2').expect(401);
+      await anonymous(trusting, '203.0.113.1').expect(429);
+    } finally {
+      await trusting.close();
+    }
+    const direct = await startTestApp([], { rateLimit: 1 });
+    try {
+      await anonymous(direct, '203.0.113.1').expect(401);
+      await anonymous(direct, '203.0.113.2').expect(429);
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('sets the server timeouts from the configuration', async () => {
+    const t = await startTestApp([], {
+      requestTimeoutMs: 12_000,
+      headersTimeoutMs: 4_000,
+      keepAliveTimeoutMs: 61_000,
+    });
+    try {
+      const server = t.app.getHttpServer();
+      expect([
+        server.requestTimeout,
+        server.headersTimeout,
+        server.keepAliveTimeout,
+      ]).toStrictEqual([12_000, 4_000, 61_000]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the running server', () => {
   it('logs one JSON line per request, with no secret in it', async () => {
     const db = await createTestDatabase();
