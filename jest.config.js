@@ -18,7 +18,7 @@ const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apidevtools)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apidevtools|jose)/)'],
 };
 
 /** End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. */

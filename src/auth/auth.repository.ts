@@ -14,6 +14,24 @@ export interface TokenRecord {
   isAdmin: boolean;
 }
 
+export interface IssuerConfig {
+  issuer: string;
+  jwksUri: string | null;
+  audiences: string[];
+  algorithms: string[];
+  identityClaim: string;
+  accountClaim: string | null;
+  appIdClaims: string[];
+  scopeClaim: string;
+}
+
+export interface IdentityCaller {
+  disabled: boolean;
+  isAdmin: boolean;
+  /** The named account, when it belongs to the identity. */
+  accountId: string | null;
+}
+
 export interface AccessFacts {
   exists: boolean;
   isFriend: boolean;
@@ -134,5 +152,33 @@ export class AuthRepository {
     return (
       (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0
     );
+  }
+
+  /** The authorization servers whose JWTs the tenant accepts. */
+  findIssuers(tenantId: string): Promise<IssuerConfig[]> {
+    return this.database.prisma.tokenIssuer.findMany({
+      where: { tenantId },
+      orderBy: { position: 'asc' },
+      omit: { tenantId: true, position: true },
+    });
+  }
+
+  /** The identity a JWT names, with its state and admin status, in one query. */
+  async findIdentityCaller(
+    tenantId: string,
+    identityId: string,
+    accountId: string | null,
+  ): Promise<IdentityCaller | undefined> {
+    const rows = await this.database.prisma.$queryRaw<IdentityCaller[]>`
+      SELECT i.disabled,
+             EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
+                      WHERE ra.tenant_id = i.tenant_id AND ra.identity_id = i.identity_id
+                        AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin",
+             (SELECT a.account_id FROM account a
+               WHERE a.tenant_id = i.tenant_id AND a.identity_id = i.identity_id
+                 AND a.account_id = ${accountId}) AS "accountId"
+        FROM identity i
+       WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}`;
+    return rows[0];
   }
 }

@@ -7,6 +7,7 @@ import {
 } from '../common/errors';
 import { TENANT_ID } from '../common/validation/field-rules';
 import { AuthRepository, TokenSummary } from './auth.repository';
+import { JwtVerifier } from './jwt-verifier';
 import { Principal, SCOPE_DELETE, SCOPE_READ } from './principal';
 import { generateTokenSecret, hashTokenSecret } from './token-secret';
 
@@ -30,13 +31,20 @@ export interface TokenRequest {
 
 @Injectable()
 export class AuthService {
-  constructor(private readonly auth: AuthRepository) {}
+  constructor(
+    private readonly auth: AuthRepository,
+    private readonly jwt: JwtVerifier,
+  ) {}
 
   /**
-   * Resolves a bearer token sent to `tenant`'s paths. Anything but a live
+   * Resolves a bearer token sent to `tenant`'s paths: a JWT of one of the
+   * tenant's issuers, or an opaque token registered in the database. Anything but a live
    * token of that tenant is a 401; a disabled identity's token is a 403.
    */
   async authenticate(tenant: string, secret: string): Promise<Principal> {
+    const issuer = JwtVerifier.issuerOf(secret);
+    if (issuer !== undefined)
+      return this.jwt.verify(tenant, secret, issuer, realmOf(tenant));
     const token = await this.auth.findToken(hashTokenSecret(secret));
     const now = Date.now();
     if (

@@ -138,6 +138,18 @@ export class DatabaseUnavailable extends DomainError {
   }
 }
 
+export class IssuerUnavailable extends DomainError {
+  readonly status = 503;
+  readonly slug = 'issuer-unavailable';
+  readonly title = 'Service unavailable';
+  constructor() {
+    super(
+      "The token's issuer cannot be reached to check its signature; retry shortly.",
+    );
+    this.headers['Retry-After'] = '5';
+  }
+}
+
 /** Not an error: the identity was merged into another; follow Location. */
 export class IdentityMoved extends DomainError {
   readonly status = 308;

@@ -18,6 +18,8 @@ describe('loadConfig', () => {
       requestTimeoutMs: 30000,
       headersTimeoutMs: 10000,
       keepAliveTimeoutMs: 5000,
+      jwksCooldownMs: 30000,
+      jwksTimeoutMs: 3000,
     });
   });
 
@@ -39,6 +41,8 @@ describe('loadConfig', () => {
         HTTP_REQUEST_TIMEOUT_MS: '20000',
         HTTP_HEADERS_TIMEOUT_MS: '5000',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+        JWKS_COOLDOWN_MS: '1000',
+        JWKS_TIMEOUT_MS: '500',
       }),
     ).toStrictEqual({
       port: 8080,
@@ -56,6 +60,8 @@ describe('loadConfig', () => {
       requestTimeoutMs: 20000,
       headersTimeoutMs: 5000,
       keepAliveTimeoutMs: 65000,
+      jwksCooldownMs: 1000,
+      jwksTimeoutMs: 500,
     });
   });
 

@@ -46,6 +46,10 @@ export class AppConfig {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** How long an unknown JWT key id waits before the JWKS is fetched again. */
+  jwksCooldownMs: number;
+  /** Longest wait for a JWKS or discovery document. */
+  jwksTimeoutMs: number;
 }
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -115,6 +119,8 @@ class Environment {
   @WholeNumber(1000, 3_600_000) HTTP_REQUEST_TIMEOUT_MS: number = 30_000;
   @WholeNumber(1000, 600_000) HTTP_HEADERS_TIMEOUT_MS: number = 10_000;
   @WholeNumber(1000, 600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 5_000;
+  @WholeNumber(0, 3_600_000) JWKS_COOLDOWN_MS: number = 30_000;
+  @WholeNumber(100, 60_000) JWKS_TIMEOUT_MS: number = 3_000;
 }
 
 export class ConfigError extends Error {}
@@ -169,5 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     requestTimeoutMs: parsed.HTTP_REQUEST_TIMEOUT_MS,
     headersTimeoutMs: parsed.HTTP_HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    jwksCooldownMs: parsed.JWKS_COOLDOWN_MS,
+    jwksTimeoutMs: parsed.JWKS_TIMEOUT_MS,
   };
 }

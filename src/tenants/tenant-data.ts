@@ -66,8 +66,21 @@ export interface TokenRow {
   expiresAt: Date | null;
 }
 
+export interface IssuerRow {
+  issuer: string;
+  position: number;
+  jwksUri: string | null;
+  audiences: string[];
+  algorithms: string[];
+  identityClaim: string;
+  accountClaim: string | null;
+  appIdClaims: string[];
+  scopeClaim: string;
+}
+
 export interface TenantData {
   tenant: TenantRow;
+  issuers: IssuerRow[];
   providers: ProviderRow[];
   identities: IdentityRow[];
   accounts: AccountRow[];

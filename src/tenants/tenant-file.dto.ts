@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayNotEmpty,
   IsArray,
   IsDefined,
   IsIn,
@@ -36,6 +37,46 @@ const IsList = () => IsArray({ message: 'must be an array' });
 export const TOKEN_TYPES = ['access', 'app'] as const;
 export const SCOPES = ['identities:read', 'identities:delete'] as const;
 
+export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+
+/**
+ * An authorization server whose signed JWTs the tenant accepts (an
+ * extension of the import format: `tenant.tokenIssuers`).
+ */
+export class TokenIssuerRecord {
+  @Required() @IsHttpUrl() issuer: string;
+  @Absent() @IsHttpUrl() jwksUri?: string;
+
+  @Required()
+  @IsList()
+  @ArrayNotEmpty({ message: 'must name at least one audience' })
+  @IsText({ each: true })
+  audiences: string[];
+
+  @Absent()
+  @IsList()
+  @ArrayNotEmpty({ message: 'must name at least one algorithm' })
+  @IsIn(JWT_ALGORITHMS, {
+    each: true,
+    message: `each item must be one of ${JWT_ALGORITHMS.join(', ')}`,
+  })
+  algorithms?: (typeof JWT_ALGORITHMS)[number][];
+
+  @Absent()
+  @IsText()
+  @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  identityClaim?: string;
+  @Absent()
+  @IsText()
+  @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  accountClaim?: string;
+  @Absent() @IsList() @IsText({ each: true }) appIdClaims?: string[];
+  @Absent()
+  @IsText()
+  @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  scopeClaim?: string;
+}
+
 export class TenantRecord {
   @Required()
   @IsText()
@@ -50,6 +91,12 @@ export class TenantRecord {
   @Absent()
   @IsTextList()
   adminRoles?: string[];
+
+  @Absent()
+  @IsList()
+  @ValidateNested({ each: true })
+  @Type(() => TokenIssuerRecord)
+  tokenIssuers?: TokenIssuerRecord[];
 }
 
 export class AccountProviderRecord {

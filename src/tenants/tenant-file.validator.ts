@@ -12,8 +12,8 @@ import {
   findUnsafeKeys,
   toFieldErrors,
 } from '../common/validation/field-errors';
-import { IdentityRecord, TenantFile } from './tenant-file.dto';
-import { AccountRow, IdentityRow, TenantData } from './tenant-data';
+import { IdentityRecord, JWT_ALGORITHMS, TenantFile } from './tenant-file.dto';
+import { AccountRow, IdentityRow, IssuerRow, TenantData } from './tenant-data';
 
 export class TenantFileError extends Error {
   constructor(readonly errors: FieldError[]) {
@@ -69,6 +69,7 @@ class CrossChecks {
         name: tenant.name,
         adminRoles: [...new Set(tenant.adminRoles ?? [])],
       },
+      issuers: this.issuers(),
       providers: [...providers.values()].map((p) => p.row),
       identities: (this.file.identities ?? []).map((record, i) =>
         identityRow(record, identityIds[i]),
@@ -88,6 +89,29 @@ class CrossChecks {
     });
     data.roles = [...roles];
     return data;
+  }
+
+  private issuers(): IssuerRow[] {
+    const seen = new Set<string>();
+    return (this.file.tenant.tokenIssuers ?? []).map((i, position) => {
+      if (seen.has(i.issuer))
+        this.fail(
+          `tenant.tokenIssuers[${position}].issuer`,
+          `duplicate issuer "${i.issuer}"`,
+        );
+      seen.add(i.issuer);
+      return {
+        issuer: i.issuer,
+        position,
+        jwksUri: i.jwksUri ?? null,
+        audiences: [...new Set(i.audiences)],
+        algorithms: [...new Set(i.algorithms ?? JWT_ALGORITHMS)],
+        identityClaim: i.identityClaim ?? 'sub',
+        accountClaim: i.accountClaim ?? null,
+        appIdClaims: i.appIdClaims ?? ['client_id', 'azp'],
+        scopeClaim: i.scopeClaim ?? 'scope',
+      };
+    });
   }
 
   private providers() {

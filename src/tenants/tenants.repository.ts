@@ -46,6 +46,17 @@ const TABLES = {
     disabled: ['boolean', 'disabled'],
     is_archived: ['boolean', 'isArchived'],
   },
+  token_issuer: {
+    issuer: ['text', 'issuer'],
+    position: ['int', 'position'],
+    jwks_uri: ['text', 'jwksUri'],
+    audiences: ['text[]', 'audiences'],
+    algorithms: ['text[]', 'algorithms'],
+    identity_claim: ['text', 'identityClaim'],
+    account_claim: ['text', 'accountClaim'],
+    app_id_claims: ['text[]', 'appIdClaims'],
+    scope_claim: ['text', 'scopeClaim'],
+  },
   role: { name: ['text', 'name'] },
   role_assignment: {
     identity_id: ['text', 'identityId'],
@@ -91,6 +102,26 @@ export class TenantsRepository {
     );
   }
 
+  /** Issuer/audience pairs that another tenant already trusts. */
+  async issuerClashes(
+    tenantId: string,
+    pairs: { issuer: string; audience: string }[],
+  ): Promise<{ tenantId: string; issuer: string; audience: string }[]> {
+    if (pairs.length === 0) return [];
+    const others = await this.database.prisma.tokenIssuer.findMany({
+      where: {
+        tenantId: { not: tenantId },
+        issuer: { in: pairs.map((p) => p.issuer) },
+      },
+      select: { tenantId: true, issuer: true, audiences: true },
+    });
+    return pairs.flatMap(({ issuer, audience }) =>
+      others
+        .filter((o) => o.issuer === issuer && o.audiences.includes(audience))
+        .map((o) => ({ tenantId: o.tenantId, issuer, audience })),
+    );
+  }
+
   async countTenants(): Promise<number> {
     return this.database.prisma.tenant.count();
   }
@@ -125,6 +156,7 @@ export class TenantsRepository {
           insertRows(tx, table, tenantId, TABLES[table], rows);
         if (replace) await tx.tenant.deleteMany({ where: { id: tenantId } });
         await tx.tenant.create({ data: data.tenant });
+        await insert('token_issuer', data.issuers);
         await insert('account_provider', data.providers);
         await insert('identity', data.identities);
         await insert(
@@ -158,6 +190,7 @@ export class TenantsRepository {
     if (!tenant) return undefined;
     const where = { tenantId };
     const [
+      issuers,
       providers,
       identities,
       accounts,
@@ -165,6 +198,11 @@ export class TenantsRepository {
       roles,
       roleAssignments,
     ] = await Promise.all([
+      prisma.tokenIssuer.findMany({
+        where,
+        orderBy: { position: 'asc' },
+        omit: { tenantId: true },
+      }),
       prisma.accountProvider.findMany({
         where,
         orderBy: { position: 'asc' },
@@ -203,6 +241,7 @@ export class TenantsRepository {
     ]);
     return {
       tenant,
+      issuers,
       providers,
       identities: identities.map((i) => ({
         ...i,

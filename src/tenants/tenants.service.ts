@@ -35,6 +35,21 @@ export class TenantsService {
           message: `tenant "${data.tenant.id}" exists already; import with --replace to replace it`,
         },
       ]);
+    // A JWT must never be valid on two tenants' paths: one issuer and
+    // audience belong to one tenant.
+    const clashes = await this.tenants.issuerClashes(
+      data.tenant.id,
+      data.issuers.flatMap((i) =>
+        i.audiences.map((audience) => ({ issuer: i.issuer, audience })),
+      ),
+    );
+    if (clashes.length)
+      throw new TenantFileError(
+        clashes.map((c) => ({
+          field: `tenant.tokenIssuers[${data.issuers.findIndex((i) => i.issuer === c.issuer)}].audiences`,
+          message: `issuer "${c.issuer}" with audience "${c.audience}" is already trusted by tenant "${c.tenantId}"`,
+        })),
+      );
     await this.tenants.write(
       data,
       replace,
@@ -103,7 +118,14 @@ function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
   const friends = group(data.friendships);
   const roles = group(data.roleAssignments);
   return {
-    tenant: data.tenant,
+    tenant: data.issuers.length
+      ? {
+          ...data.tenant,
+          tokenIssuers: data.issuers.map(({ position: _p, ...i }) =>
+            present(i),
+          ),
+        }
+      : data.tenant,
     accountProviders: data.providers.map(({ position: _position, ...p }) =>
       present(p),
     ),

@@ -1,0 +1,301 @@
+import { exportJWK, exportSPKI, generateKeyPair, JWK, SignJWT } from 'jose';
+import { createHmac } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { TenantFileError } from '../src/tenants/tenant-file.validator';
+import { API, bearer, example } from './support/example';
+import { startTestApp, TestApp } from './support/test-app';
+
+const AUDIENCE = 'identity-api';
+const b64 = (value: object) =>
+  Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A local authorization server: discovery document and JWKS, keys made here. */
+class LocalIssuer {
+  readonly keys: {
+    kid: string;
+    alg: string;
+    privateKey: CryptoKey;
+    jwk: JWK;
+  }[] = [];
+  published: string[] = [];
+  private server!: Server;
+  base = '';
+
+  async start() {
+    this.server = createServer((req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      const realm = req.url!.split('/')[1];
+      if (req.url!.endsWith('/.well-known/openid-configuration'))
+        return res.end(
+          JSON.stringify({
+            issuer: `${this.base}/${realm}`,
+            jwks_uri: `${this.base}/${realm}/jwks`,
+          }),
+        );
+      const keys = this.keys
+        .filter((k) => this.published.includes(k.kid))
+        .map((k) => ({ ...k.jwk, kid: k.kid, alg: k.alg, use: 'sig' }));
+      res.end(JSON.stringify({ keys }));
+    });
+    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async addKey(kid: string, alg: 'RS256' | 'ES256' | 'EdDSA', publish = true) {
+    const { privateKey, publicKey } = await generateKeyPair(alg, {
+      extractable: true,
+    });
+    this.keys.push({ kid, alg, privateKey, jwk: await exportJWK(publicKey) });
+    if (publish) this.published.push(kid);
+    return publicKey;
+  }
+
+  sign(
+    claims: Record<string, unknown>,
+    {
+      kid = 'rsa',
+      realm = 'example',
+      audience = AUDIENCE,
+      expiresIn = '5m',
+    } = {},
+  ) {
+    const key = this.keys.find((k) => k.kid === kid)!;
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: key.alg, kid })
+      .setIssuer(`${this.base}/${realm}`)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime(expiresIn)
+      .sign(key.privateKey);
+  }
+
+  stop() {
+    return new Promise((done) => this.server.close(done));
+  }
+}
+
+describe('JWT access tokens from the tenant’s authorization server', () => {
+  const idp = new LocalIssuer();
+  let t: TestApp;
+  let rsaPublicKey: CryptoKey;
+
+  beforeAll(async () => {
+    await idp.start();
+    rsaPublicKey = await idp.addKey('rsa', 'RS256');
+    await idp.addKey('ec', 'ES256');
+    await idp.addKey('ed', 'EdDSA');
+    const file = example();
+    file.tenant.tokenIssuers = [
+      {
+        issuer: `${idp.base}/example`,
+        audiences: [AUDIENCE],
+        accountClaim: 'account',
+      },
+    ];
+    const other = {
+      tenant: {
+        id: 'other',
+        name: 'Other',
+        tokenIssuers: [
+          {
+            issuer: `${idp.base}/other`,
+            jwksUri: `${idp.base}/other/jwks`,
+            audiences: [AUDIENCE],
+          },
+        ],
+      },
+      identities: [{ identityId: 'ada' }],
+    };
+    const down = {
+      tenant: {
+        id: 'down',
+        name: 'Down',
+        tokenIssuers: [
+          {
+            issuer: `${idp.base}/down`,
+            jwksUri: 'http://127.0.0.1:1/jwks',
+            audiences: [AUDIENCE],
+          },
+        ],
+      },
+      identities: [{ identityId: 'ada' }],
+    };
+    t = await startTestApp([file, other, down], { jwksCooldownMs: 300 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.stop();
+  });
+
+  const get = (path: string, token: string) =>
+    t.http().get(`${API}${path}`).set(bearer(token));
+
+  it.each(['rsa', 'ec', 'ed'])(
+    'accepts a valid token signed with %s, found through discovery',
+    async (kid) => {
+      const res = await get('', await idp.sign({ sub: 'ada' }, { kid })).expect(
+        200,
+      );
+      expect(res.body.identityId).toBe('ada');
+    },
+  );
+
+  it('marks the account named in the token as current', async () => {
+    const res = await get(
+      '/accounts',
+      await idp.sign({ sub: 'ada', account: 'acc-ada-google-2' }),
+    ).expect(200);
+    const current = res.body.flatMap(
+      (p: { accounts: { accountId: string; isCurrent: boolean }[] }) =>
+        p.accounts.filter((a) => a.isCurrent).map((a) => a.accountId),
+    );
+    expect(current).toStrictEqual(['acc-ada-google-2']);
+  });
+
+  it('applies the authorization table to JWT callers', async () => {
+    await get('/mary', await idp.sign({ sub: 'ada' })).expect(200);
+    const friend = await get(
+      '/mary',
+      await idp.sign({ sub: 'charles' }),
+    ).expect(200);
+    expect(friend.body.emailAddress).toBeUndefined();
+    await get('/mary/roles', await idp.sign({ sub: 'charles' })).expect(404);
+    await get('', await idp.sign({ sub: 'grace' })).expect(403);
+  });
+
+  it('recognises app tokens and their scopes', async () => {
+    const reader = await idp.sign({
+      client_id: 'crm',
+      scope: 'identities:read openid',
+    });
+    await get('/ada', reader).expect(200);
+    await get('', reader).expect(403);
+    await get('/ada', await idp.sign({ azp: 'bare', sub: 'bare' })).expect(403);
+    await t
+      .http()
+      .delete(`${API}/nobody`)
+      .set(
+        bearer(
+          await idp.sign({ client_id: 'janitor', scp: ['identities:delete'] }),
+        ),
+      )
+      .expect(404);
+  });
+
+  const rejected = async (token: string, path = API) => {
+    const res = await t.http().get(path).set(bearer(token)).expect(401);
+    expect(res.headers['www-authenticate']).toMatch(
+      /^Bearer realm="\w+", error="invalid_token"$/,
+    );
+    expect(JSON.stringify(res.body)).not.toContain(token);
+  };
+
+  it('rejects an expired token and one not yet valid', async () => {
+    await rejected(await idp.sign({ sub: 'ada' }, { expiresIn: '-2m' }));
+    const key = idp.keys[0];
+    const early = await new SignJWT({ sub: 'ada' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'rsa' })
+      .setIssuer(`${idp.base}/example`)
+      .setAudience(AUDIENCE)
+      .setNotBefore('10m')
+      .setExpirationTime('20m')
+      .sign(key.privateKey);
+    await rejected(early);
+  });
+
+  it('rejects a wrong issuer, a wrong audience and an unknown identity', async () => {
+    await rejected(await idp.sign({ sub: 'ada' }, { realm: 'elsewhere' }));
+    await rejected(await idp.sign({ sub: 'ada' }, { audience: 'another-api' }));
+    await rejected(await idp.sign({ sub: 'nobody' }));
+  });
+
+  it('never accepts a token of one tenant on another tenant’s paths', async () => {
+    await rejected(await idp.sign({ sub: 'ada' }, { realm: 'other' }));
+    await rejected(await idp.sign({ sub: 'ada' }), '/other/api/identity/v1');
+    await t
+      .http()
+      .get('/other/api/identity/v1')
+      .set(bearer(await idp.sign({ sub: 'ada' }, { realm: 'other' })))
+      .expect(200);
+  });
+
+  it('rejects alg "none", HMAC signed with the public key, and a tampered payload', async () => {
+    const claims = {
+      sub: 'ada',
+      iss: `${idp.base}/example`,
+      aud: AUDIENCE,
+      exp: Math.floor(Date.now() / 1000) + 300,
+    };
+    await rejected(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`);
+    const pem = await exportSPKI(rsaPublicKey);
+    const unsigned = `${b64({ alg: 'HS256', kid: 'rsa' })}.${b64(claims)}`;
+    await rejected(
+      `${unsigned}.${createHmac('sha256', pem).update(unsigned).digest('base64url')}`,
+    );
+    const [header, , signature] = (await idp.sign({ sub: 'charles' })).split(
+      '.',
+    );
+    await rejected(`${header}.${b64({ ...claims, sub: 'ada' })}.${signature}`);
+  });
+
+  it('rejects an unknown key id, then accepts it once the issuer publishes it', async () => {
+    await idp.addKey('rotated', 'RS256', false);
+    const token = await idp.sign({ sub: 'ada' }, { kid: 'rotated' });
+    await rejected(token);
+    idp.published.push('rotated');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await get('', token).expect(200);
+  });
+
+  it('answers 503 when the issuer’s keys cannot be fetched', async () => {
+    const res = await t
+      .http()
+      .get('/down/api/identity/v1')
+      .set(bearer(await idp.sign({ sub: 'ada' }, { realm: 'down' })))
+      .expect(503);
+    expect(res.body.type).toBe('urn:problem:identity:issuer-unavailable');
+    expect(res.headers['retry-after']).toBe('5');
+  });
+
+  it('keeps opaque tokens working beside JWTs', async () => {
+    await get('', 'example-ada-access-token-0001').expect(200);
+  });
+
+  it('refuses an issuer and audience another tenant trusts, and exports issuers', async () => {
+    const clash = {
+      tenant: {
+        id: 'clash',
+        name: 'C',
+        tokenIssuers: [
+          { issuer: `${idp.base}/example`, audiences: [AUDIENCE] },
+        ],
+      },
+    };
+    await expect(t.tenants.importTenant(clash)).rejects.toThrow(
+      TenantFileError,
+    );
+    await expect(t.tenants.importTenant(clash)).rejects.toThrow(
+      `tenant.tokenIssuers[0].audiences: issuer "${idp.base}/example" with audience "${AUDIENCE}" is already trusted by tenant "example"`,
+    );
+    const exported = (await t.tenants.exportTenant('other')) as {
+      tenant: object;
+    };
+    expect(exported.tenant).toStrictEqual({
+      id: 'other',
+      name: 'Other',
+      adminRoles: [],
+      tokenIssuers: [
+        {
+          issuer: `${idp.base}/other`,
+          jwksUri: `${idp.base}/other/jwks`,
+          audiences: [AUDIENCE],
+          algorithms: ['RS256', 'ES256', 'EdDSA'],
+          identityClaim: 'sub',
+          appIdClaims: ['client_id', 'azp'],
+          scopeClaim: 'scope',
+        },
+      ],
+    });
+  });
+});
