@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { InvalidRequest } from './common/errors';
+import { answerClientErrors } from './common/http/client-errors';
 import { httpPolicy } from './common/http/http-policy';
 import { ProblemFilter } from './common/http/problem.filter';
 import { toFieldErrors } from './common/validation/field-errors';
@@ -66,6 +67,7 @@ export function configureApp(
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = config.headersTimeoutMs;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  answerClientErrors(server);
   setupOpenApi(app);
   app.enableShutdownHooks();
   return app;

@@ -212,7 +212,7 @@ describe('tenant import and export', () => {
     [
       'a non-string property',
       (f: any) => (f.identities[0].properties = { a: 1 }),
-      'identities[0].properties: must be an object whose values are strings',
+      'identities[0].properties: must be an object whose values are strings (no U+0000)',
     ],
     [
       'an unknown friend',

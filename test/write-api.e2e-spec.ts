@@ -250,7 +250,7 @@ describe('PUT and DELETE', () => {
       [
         { properties: { a: 1 } },
         'properties',
-        'must be an object whose values are strings',
+        'must be an object whose values are strings (no U+0000)',
       ],
       [{ localities: 'en-GB' }, 'localities', 'must be an array'],
     ])(

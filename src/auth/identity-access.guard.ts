@@ -9,6 +9,7 @@ import {
   IDENTITY_RULES,
   IdentityRule,
 } from './access.decorator';
+import { hasNoNul } from '../common/validation/field-rules';
 import { identityView } from './access-policy';
 import { AuthRepository } from './auth.repository';
 import { Principal } from './principal';
@@ -44,6 +45,8 @@ export class IdentityAccessGuard implements CanActivate {
     if (!rule || !IDENTITY_RULES.includes(rule))
       throw new Forbidden('This route declares no access rule.');
     const identityId = pathParam(req, 'id');
+    // No stored identifier can hold U+0000; PostgreSQL would refuse to compare it.
+    if (!hasNoNul(identityId)) throw new IdentityNotFound(identityId);
     const { view, mergedInto } = await this.decide(caller, identityId, rule);
     if (view !== 'none') {
       state.target = { identityId, view };

@@ -96,6 +96,8 @@ export class JwtVerifier {
       .find((v) => typeof v === 'string');
     const subject = payload[issuer.identityClaim];
     // Client-credentials tokens name no user, or name the client itself.
+    if (typeof subject === 'string' && subject.includes('\u0000'))
+      throw rejected;
     if (typeof subject !== 'string' || subject === appId) {
       if (typeof appId !== 'string') throw rejected;
       return {
@@ -111,7 +113,9 @@ export class JwtVerifier {
     const caller = await this.auth.findIdentityCaller(
       tenantId,
       subject,
-      typeof accountClaim === 'string' ? accountClaim : null,
+      typeof accountClaim === 'string' && !accountClaim.includes('\u0000')
+        ? accountClaim
+        : null,
     );
     if (!caller) throw rejected;
     if (caller.disabled)

@@ -42,7 +42,7 @@ export function toPage(query: PageQuery, keyLength: number): Page {
     if (
       !Array.isArray(key) ||
       key.length !== keyLength ||
-      !key.every((k) => typeof k === 'string')
+      !key.every((k) => typeof k === 'string' && !k.includes('\u0000'))
     )
       throw new InvalidRequest('The cursor is not one this service issued.', [
         { field: 'cursor', message: 'is not a cursor this service issued' },

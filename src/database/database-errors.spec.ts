@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable, isUnstorableText } from './database-errors';
 
 describe('isDatabaseUnavailable', () => {
   it.each([
@@ -45,5 +45,17 @@ describe('isDatabaseUnavailable', () => {
     ['nothing', undefined],
   ])('does not mistake %s', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('isUnstorableText', () => {
+  it('recognises a NUL byte refused by PostgreSQL, however wrapped', () => {
+    expect(
+      isUnstorableText({
+        code: 'P2010',
+        meta: { driverAdapterError: { cause: { code: '22021' } } },
+      }),
+    ).toBe(true);
+    expect(isUnstorableText({ code: 'P2002' })).toBe(false);
   });
 });

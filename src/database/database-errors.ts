@@ -15,6 +15,9 @@ const PRISMA_UNAVAILABLE = new Set([
 // accepting connections or does not exist.
 const SQLSTATE_UNAVAILABLE = /^(08...|57P0[123]|53300|55000|3D000)$/;
 
+// Text PostgreSQL cannot store: a byte sequence invalid in UTF-8 or U+0000.
+const SQLSTATE_UNSTORABLE_TEXT = /^(22021|22P05)$/;
+
 const SOCKET_ERRORS = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -36,23 +39,42 @@ interface ErrorLike {
   cause?: unknown;
 }
 
-const unavailableCode = (code: unknown) =>
-  typeof code === 'string' &&
-  (PRISMA_UNAVAILABLE.has(code) ||
-    SOCKET_ERRORS.has(code) ||
-    SQLSTATE_UNAVAILABLE.test(code));
+/** The error and the errors it wraps: Prisma keeps the driver's in meta.driverAdapterError. */
+function* chain(error: unknown, depth = 0): Generator<ErrorLike> {
+  if (typeof error !== 'object' || error === null || depth > 5) return;
+  const e = error as ErrorLike;
+  yield e;
+  yield* chain(e.meta?.driverAdapterError, depth + 1);
+  yield* chain(e.cause, depth + 1);
+}
+
+const codes = (e: ErrorLike) =>
+  [e.code, e.originalCode, e.meta?.code].filter(
+    (c): c is string => typeof c === 'string',
+  );
 
 /** Whether an error means the database is unreachable, not that a query is wrong. */
-export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
-  if (typeof error !== 'object' || error === null || depth > 5) return false;
-  const e = error as ErrorLike;
-  if (e.name === 'PrismaClientInitializationError') return true;
-  if ([e.code, e.originalCode, e.meta?.code].some(unavailableCode)) return true;
-  if (typeof e.message === 'string' && DRIVER_MESSAGES.test(e.message))
-    return true;
-  // Prisma keeps the driver's error in meta.driverAdapterError, others in cause.
-  return (
-    isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) ||
-    isDatabaseUnavailable(e.cause, depth + 1)
-  );
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const e of chain(error)) {
+    if (e.name === 'PrismaClientInitializationError') return true;
+    if (
+      codes(e).some(
+        (c) =>
+          PRISMA_UNAVAILABLE.has(c) ||
+          SOCKET_ERRORS.has(c) ||
+          SQLSTATE_UNAVAILABLE.test(c),
+      )
+    )
+      return true;
+    if (typeof e.message === 'string' && DRIVER_MESSAGES.test(e.message))
+      return true;
+  }
+  return false;
+}
+
+/** Whether the database refused a value because it cannot store such text. */
+export function isUnstorableText(error: unknown): boolean {
+  for (const e of chain(error))
+    if (codes(e).some((c) => SQLSTATE_UNSTORABLE_TEXT.test(c))) return true;
+  return false;
 }

@@ -7,8 +7,8 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { isDatabaseUnavailable } from '../../database/database-errors';
-import { DatabaseUnavailable, DomainError, RouteNotFound } from '../errors';
+import { isDatabaseUnavailable, isUnstorableText } from '../../database/database-errors';
+import { DatabaseUnavailable, DomainError, InvalidRequest, RouteNotFound } from '../errors';
 import { FieldError } from '../validation/field-errors';
 import { requestState } from './request-context';
 
@@ -64,7 +64,9 @@ export class ProblemFilter implements ExceptionFilter {
   catch(thrown: unknown, host: ArgumentsHost): void {
     const error = isDatabaseUnavailable(thrown)
       ? new DatabaseUnavailable()
-      : thrown;
+      : isUnstorableText(thrown)
+        ? new InvalidRequest('The request holds text that cannot be stored (U+0000 or invalid UTF-8).')
+        : thrown;
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();

@@ -26,11 +26,20 @@ export const TOKEN_SECRET = /^[A-Za-z0-9._~+/-]{20,512}$/;
 /** The field may be left out; when present it must pass the other rules. */
 export const Absent = () => ValidateIf((_object, value) => value !== undefined);
 
+/** PostgreSQL text cannot hold U+0000, so no value may contain it. */
+export const hasNoNul = (value: unknown) => typeof value !== 'string' || !value.includes('\u0000');
+
 export const IsText = (options?: ValidationOptions) =>
-  IsString({
-    message: `${options?.each ? 'each item ' : ''}must be a string`,
-    ...options,
-  });
+  applyDecorators(
+    IsString({
+      message: `${options?.each ? 'each item ' : ''}must be a string`,
+      ...options,
+    }),
+    ValidateBy(
+      { name: 'hasNoNul', validator: { validate: hasNoNul } },
+      { message: `${options?.each ? 'each item ' : ''}must not contain U+0000`, ...options },
+    ),
+  );
 
 export const IsFlag = () => IsBoolean({ message: 'must be true or false' });
 
@@ -56,7 +65,7 @@ export const IsLocality = (options?: ValidationOptions) =>
   });
 
 export function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+  if (typeof value !== 'string' || !hasNoNul(value) || !URL.canParse(value)) return false;
   const { protocol, host } = new URL(value);
   return (protocol === 'http:' || protocol === 'https:') && host !== '';
 }
@@ -110,14 +119,14 @@ export function isStringMap(value: unknown): value is Record<string, string> {
     typeof value === 'object' &&
     value !== null &&
     !Array.isArray(value) &&
-    Object.values(value).every((v) => typeof v === 'string')
+    Object.entries(value).every(([k, v]) => typeof v === 'string' && hasNoNul(k) && hasNoNul(v))
   );
 }
 
 export const IsStringMap = () =>
   ValidateBy(
     { name: 'isStringMap', validator: { validate: isStringMap } },
-    { message: 'must be an object whose values are strings' },
+    { message: 'must be an object whose values are strings (no U+0000)' },
   );
 
 /**

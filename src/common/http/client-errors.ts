@@ -1,0 +1,59 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+const ANSWERS: Record<string, [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'request-header-fields-too-large',
+    'Request Header Fields Too Large',
+    'The request headers are larger than the server accepts (16 KiB).',
+  ],
+  HPE_URI_TOO_LONG: [
+    414,
+    'uri-too-long',
+    'URI Too Long',
+    'The request URL is longer than the server accepts.',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [
+    408,
+    'request-timeout',
+    'Request Timeout',
+    'The request did not arrive in time.',
+  ],
+};
+const MALFORMED: [number, string, string, string] = [
+  400,
+  'malformed-request',
+  'Bad Request',
+  'The request is not valid HTTP.',
+];
+
+/**
+ * Answers requests that Node rejects before any route sees them (headers
+ * too large, broken HTTP, too slow) as problem+json too, instead of Node's
+ * empty responses, then closes the connection.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on(
+    'clientError',
+    (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
+      if (!socket.writable) return socket.destroy();
+      const [status, slug, title, detail] =
+        ANSWERS[error.code ?? ''] ?? MALFORMED;
+      const requestLine =
+        error.rawPacket?.toString('latin1').split('\r\n', 1)[0] ?? '';
+      const path = /^[A-Z]+ (\/[^\s?#]{0,2048})/.exec(requestLine)?.[1] ?? '/';
+      const body = JSON.stringify({
+        type: `urn:problem:identity:${slug}`,
+        title,
+        status,
+        detail,
+        instance: path,
+      });
+      socket.end(
+        `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  );
+}

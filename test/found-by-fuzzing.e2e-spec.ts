@@ -1,0 +1,63 @@
+import { API, bearer, example, TOKENS } from './support/example';
+import { encodeCursor } from '../src/common/pagination';
+import { startTestApp, TestApp } from './support/test-app';
+
+// Cases the hostile-input property test found, kept as ordinary tests.
+describe('found by fuzzing', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp([example()]);
+  });
+  afterAll(() => t.close());
+
+  it('answers 404 for an id holding U+0000, which PostgreSQL cannot compare', async () => {
+    const res = await t
+      .http()
+      .get(`${API}/%00`)
+      .set(bearer(TOKENS.ada))
+      .expect(404);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    await t
+      .http()
+      .get(`${API}/a%00b/accounts`)
+      .set(bearer(TOKENS.ada))
+      .expect(404);
+    await t.http().delete(`${API}/%00`).set(bearer(TOKENS.ada)).expect(404);
+  });
+
+  it('refuses U+0000 in a PUT body and in a cursor', async () => {
+    const put = await t
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .set('Content-Type', 'application/json')
+      .send('{"displayName":"a\\u0000b"}')
+      .expect(400);
+    expect(put.body.errors).toStrictEqual([
+      { field: 'displayName', message: 'must not contain U+0000' },
+    ]);
+    const cursor = encodeCursor(['a\u0000', 'b']);
+    await t
+      .http()
+      .get(`${API}/friends?limit=1&cursor=${cursor}`)
+      .set(bearer(TOKENS.ada))
+      .expect(400);
+  });
+
+  it('answers headers too large with problem+json, not an empty response', async () => {
+    const res = await t
+      .http()
+      .get(API)
+      .set('Authorization', `Bearer ${'x'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(res.body).toStrictEqual({
+      type: 'urn:problem:identity:request-header-fields-too-large',
+      title: 'Request Header Fields Too Large',
+      status: 431,
+      detail:
+        'The request headers are larger than the server accepts (16 KiB).',
+      instance: API,
+    });
+  });
+});
