@@ -7,8 +7,16 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
-import { isDatabaseUnavailable, isUnstorableText } from '../../database/database-errors';
-import { DatabaseUnavailable, DomainError, InvalidRequest, RouteNotFound } from '../errors';
+import {
+  isDatabaseUnavailable,
+  isUnstorableText,
+} from '../../database/database-errors';
+import {
+  DatabaseUnavailable,
+  DomainError,
+  InvalidRequest,
+  RouteNotFound,
+} from '../errors';
 import { FieldError } from '../validation/field-errors';
 import { requestState } from './request-context';
 
@@ -65,7 +73,9 @@ export class ProblemFilter implements ExceptionFilter {
     const error = isDatabaseUnavailable(thrown)
       ? new DatabaseUnavailable()
       : isUnstorableText(thrown)
-        ? new InvalidRequest('The request holds text that cannot be stored (U+0000 or invalid UTF-8).')
+        ? new InvalidRequest(
+            'The request holds text that cannot be stored (U+0000 or invalid UTF-8).',
+          )
         : thrown;
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();

@@ -27,7 +27,8 @@ export const TOKEN_SECRET = /^[A-Za-z0-9._~+/-]{20,512}$/;
 export const Absent = () => ValidateIf((_object, value) => value !== undefined);
 
 /** PostgreSQL text cannot hold U+0000, so no value may contain it. */
-export const hasNoNul = (value: unknown) => typeof value !== 'string' || !value.includes('\u0000');
+export const hasNoNul = (value: unknown) =>
+  typeof value !== 'string' || !value.includes('\u0000');
 
 export const IsText = (options?: ValidationOptions) =>
   applyDecorators(
@@ -37,7 +38,10 @@ export const IsText = (options?: ValidationOptions) =>
     }),
     ValidateBy(
       { name: 'hasNoNul', validator: { validate: hasNoNul } },
-      { message: `${options?.each ? 'each item ' : ''}must not contain U+0000`, ...options },
+      {
+        message: `${options?.each ? 'each item ' : ''}must not contain U+0000`,
+        ...options,
+      },
     ),
   );
 
@@ -65,7 +69,8 @@ export const IsLocality = (options?: ValidationOptions) =>
   });
 
 export function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || !hasNoNul(value) || !URL.canParse(value)) return false;
+  if (typeof value !== 'string' || !hasNoNul(value) || !URL.canParse(value))
+    return false;
   const { protocol, host } = new URL(value);
   return (protocol === 'http:' || protocol === 'https:') && host !== '';
 }
@@ -119,7 +124,9 @@ export function isStringMap(value: unknown): value is Record<string, string> {
     typeof value === 'object' &&
     value !== null &&
     !Array.isArray(value) &&
-    Object.entries(value).every(([k, v]) => typeof v === 'string' && hasNoNul(k) && hasNoNul(v))
+    Object.entries(value).every(
+      ([k, v]) => typeof v === 'string' && hasNoNul(k) && hasNoNul(v),
+    )
   );
 }
 
