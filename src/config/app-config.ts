@@ -31,6 +31,10 @@ export class AppConfig {
   /** Data directory of the embedded database (`memory://` keeps it in memory). */
   dataDir: string;
   databasePoolSize: number;
+  /** Longest wait for a new database connection. */
+  databaseConnectTimeoutMs: number;
+  /** Longest wait for one database query; past it the request fails (503). */
+  databaseQueryTimeoutMs: number;
   migrateOnStart: boolean;
   seedDemo: boolean;
   logLevel: LogLevel;
@@ -87,6 +91,8 @@ class Environment {
 
   @IsOptional() @IsString() @MinLength(1) DATA_DIR: string = '.data/pglite';
   @WholeNumber(1, 1000) DATABASE_POOL_SIZE: number = 10;
+  @WholeNumber(100, 600_000) DATABASE_CONNECT_TIMEOUT_MS: number = 5_000;
+  @WholeNumber(100, 3_600_000) DATABASE_QUERY_TIMEOUT_MS: number = 30_000;
   @Flag() MIGRATE_ON_START: boolean = true;
   @Flag() SEED_DEMO: boolean = true;
 
@@ -161,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     databaseUrl: parsed.DATABASE_URL,
     dataDir: parsed.DATA_DIR,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: parsed.DATABASE_QUERY_TIMEOUT_MS,
     migrateOnStart: parsed.MIGRATE_ON_START,
     seedDemo: parsed.SEED_DEMO,
     logLevel: parsed.LOG_LEVEL,

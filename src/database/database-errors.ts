@@ -28,7 +28,7 @@ const SOCKET_ERRORS = new Set([
 ]);
 
 const DRIVER_MESSAGES =
-  /Connection terminated|connection timeout|Can't reach database|Cannot use a pool after calling end|Client has encountered a connection error/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Can't reach database|Cannot use a pool after calling end|Client has encountered a connection error/i;
 
 interface ErrorLike {
   name?: string;

@@ -44,6 +44,9 @@ export class Database {
       const pool = new Pool({
         connectionString: config.databaseUrl,
         max: config.databasePoolSize,
+        connectionTimeoutMillis: config.databaseConnectTimeoutMs,
+        query_timeout: config.databaseQueryTimeoutMs,
+        keepAlive: true,
       });
       const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
       return new Database(prisma, postgresDriver(pool, config.databaseUrl));

@@ -28,8 +28,15 @@ export function fixture(name: string): Record<string, any> {
 export async function startTestApp(
   tenantFiles: object[] = [],
   overrides: Partial<AppConfig> = {},
+  /** Reach PostgreSQL through this local port (a proxy) instead. */
+  viaPort?: number,
 ): Promise<TestApp> {
   const db = await createTestDatabase(overrides);
+  if (viaPort && db.config.databaseUrl) {
+    const url = new URL(db.config.databaseUrl);
+    url.port = String(viaPort);
+    db.config.databaseUrl = url.toString();
+  }
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(db.config)],
   }).compile();
