@@ -67,6 +67,10 @@ export function configureApp(
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = config.headersTimeoutMs;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // How often Node looks for requests past those timeouts (default 30 s).
+  (
+    server as Server & { connectionsCheckingInterval: number }
+  ).connectionsCheckingInterval = 1000;
   answerClientErrors(server);
   setupOpenApi(app);
   app.enableShutdownHooks();

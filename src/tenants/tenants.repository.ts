@@ -92,6 +92,15 @@ const TABLES = {
   },
 } as const satisfies Record<string, Columns>;
 
+/** First key of the advisory lock that queues imports of one tenant. */
+const IMPORT_LOCK = 0x1d3f;
+
+export class TenantExists extends Error {
+  constructor(readonly tenantId: string) {
+    super(`tenant "${tenantId}" exists already`);
+  }
+}
+
 @Injectable()
 export class TenantsRepository {
   constructor(private readonly database: Database) {}
@@ -137,10 +146,20 @@ export class TenantsRepository {
     data: TenantData,
     replace: boolean,
     events: NewEvent[],
-  ): Promise<void> {
+  ): Promise<{ replaced: boolean }> {
     const tenantId = data.tenant.id;
-    await this.database.prisma.$transaction(
+    return this.database.prisma.$transaction(
       async (tx) => {
+        // Imports of one tenant queue here, so a replace sees the tenant as
+        // the previous import committed it.
+        await tx.$executeRawUnsafe(
+          'SELECT pg_advisory_xact_lock($1::int, hashtext($2))',
+          IMPORT_LOCK,
+          tenantId,
+        );
+        const existed =
+          (await tx.tenant.count({ where: { id: tenantId } })) > 0;
+        if (existed && !replace) throw new TenantExists(tenantId);
         const kept = new Set(data.identities.map((i) => i.identityId));
         const removed = replace
           ? (
@@ -173,6 +192,7 @@ export class TenantsRepository {
           fields: [],
         }));
         await appendEvents(tx, tenantId, [...deletions, ...events]);
+        return { replaced: existed };
       },
       { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
     );

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { formatUtcDateTime } from '../common/representation';
 import { IdentityRow, TenantData } from './tenant-data';
 import { TenantFileError, validateTenantFile } from './tenant-file.validator';
-import { TenantsRepository } from './tenants.repository';
+import { TenantExists, TenantsRepository } from './tenants.repository';
 
 export interface ImportSummary {
   tenantId: string;
@@ -27,14 +27,6 @@ export class TenantsService {
     { replace = false } = {},
   ): Promise<ImportSummary> {
     const data = validateTenantFile(file);
-    const existed = await this.tenants.exists(data.tenant.id);
-    if (existed && !replace)
-      throw new TenantFileError([
-        {
-          field: 'tenant.id',
-          message: `tenant "${data.tenant.id}" exists already; import with --replace to replace it`,
-        },
-      ]);
     // A JWT must never be valid on two tenants' paths: one issuer and
     // audience belong to one tenant.
     const clashes = await this.tenants.issuerClashes(
@@ -50,18 +42,29 @@ export class TenantsService {
           message: `issuer "${c.issuer}" with audience "${c.audience}" is already trusted by tenant "${c.tenantId}"`,
         })),
       );
-    await this.tenants.write(
-      data,
-      replace,
-      data.identities.map((identity) => ({
-        identityId: identity.identityId,
-        type: 'imported',
-        fields: fieldsWithValue(identity),
-      })),
-    );
+    let replaced: boolean;
+    try {
+      ({ replaced } = await this.tenants.write(
+        data,
+        replace,
+        data.identities.map((identity) => ({
+          identityId: identity.identityId,
+          type: 'imported',
+          fields: fieldsWithValue(identity),
+        })),
+      ));
+    } catch (error) {
+      if (!(error instanceof TenantExists)) throw error;
+      throw new TenantFileError([
+        {
+          field: 'tenant.id',
+          message: `tenant "${data.tenant.id}" exists already; import with --replace to replace it`,
+        },
+      ]);
+    }
     return {
       tenantId: data.tenant.id,
-      replaced: existed,
+      replaced,
       identities: data.identities.length,
       accounts: data.accounts.length,
       friendships: data.friendships.length / 2,

@@ -1,0 +1,68 @@
+import { connect } from 'node:net';
+import { AddressInfo } from 'node:net';
+import { API, bearer, example, TOKENS } from './support/example';
+import { startTestApp } from './support/test-app';
+
+describe('concurrency and slow clients', () => {
+  it('serves reads while the tenant is replaced, and ends with exactly the file', async () => {
+    const t = await startTestApp([example()], { rateLimit: 1_000_000 });
+    try {
+      const file = example();
+      file.identities[0].displayName = 'Ada, replaced';
+      const reads = Array.from({ length: 60 }, (_, i) =>
+        t
+          .http()
+          .get(
+            `${API}${['', '/friends', '/roles', '/accounts', '/mary'][i % 5]}`,
+          )
+          .set(bearer(TOKENS.ada)),
+      );
+      const replaces = [1, 2, 3].map(() =>
+        t.tenants.importTenant(structuredClone(file), { replace: true }),
+      );
+      const [answers] = await Promise.all([
+        Promise.all(reads),
+        Promise.all(replaces),
+      ]);
+      for (const answer of answers) expect(answer.status).toBe(200);
+      const ada = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      expect(ada.body.displayName).toBe('Ada, replaced');
+      const exported = (await t.tenants.exportTenant('example')) as {
+        identities: unknown[];
+      };
+      expect(exported.identities).toHaveLength(file.identities.length);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('closes a connection whose headers trickle in slower than HTTP_HEADERS_TIMEOUT_MS', async () => {
+    const t = await startTestApp([], {
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+    });
+    const server = t.app.getHttpServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const socket = connect(
+        (server.address() as AddressInfo).port,
+        '127.0.0.1',
+      );
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n');
+      const drip = setInterval(
+        () => socket.writable && socket.write('X-Slow: a\r\n'),
+        300,
+      );
+      const started = Date.now();
+      await new Promise((done) => socket.on('close', done));
+      clearInterval(drip);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('"type":"urn:problem:identity:request-timeout"');
+    } finally {
+      await t.close();
+    }
+  });
+});
