@@ -105,17 +105,6 @@ export class UnsupportedMediaType extends DomainError {
   }
 }
 
-export class EditConflict extends DomainError {
-  readonly status = 409;
-  readonly slug = 'edit-conflict';
-  readonly title = 'Conflict';
-  constructor() {
-    super(
-      'The identity kept changing while this request tried to update it; retry.',
-    );
-  }
-}
-
 export class TooManyRequests extends DomainError {
   readonly status = 429;
   readonly slug = 'too-many-requests';

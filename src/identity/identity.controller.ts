@@ -120,7 +120,7 @@ export class IdentityController {
     summary:
       'Update the identity of the caller: fields left out keep their values, null clears',
   })
-  @ApiIdentityRoute(409, 412, 413, 415)
+  @ApiIdentityRoute(412, 413, 415)
   @ApiBody({ schema: UPDATE_BODY_SCHEMA })
   @IF_MATCH
   @ApiOkResponse({

@@ -41,6 +41,11 @@ const OMIT = { tenantId: true, createdAt: true, updatedAt: true } as const;
 
 export class MergeConflict extends Error {}
 
+export type UpdateOutcome =
+  | { outcome: 'missing' }
+  | { outcome: 'stale' }
+  | { outcome: 'done'; row: IdentityRecord };
+
 @Injectable()
 export class IdentityRepository {
   constructor(private readonly database: Database) {}
@@ -56,30 +61,41 @@ export class IdentityRepository {
   }
 
   /**
-   * Writes `changes` if the identity is still at `expectedVersion`, with a
-   * new version and its change event, in one transaction. Undefined when
-   * the identity changed or disappeared meanwhile.
+   * Updates an identity in one transaction: locks its row, hands the
+   * current state to `plan`, and writes what the plan returns with a new
+   * version (a conditional update on the version read) and its change
+   * event. Writers of one identity queue on the row lock instead of
+   * retrying, so concurrent updates are applied one after the other.
    */
   updateIdentity(
     tenantId: string,
     identityId: string,
-    expectedVersion: bigint,
-    changes: IdentityChanges,
-  ): Promise<IdentityRecord | undefined> {
+    plan: (current: IdentityRecord) => IdentityChanges | 'unchanged' | 'stale',
+  ): Promise<UpdateOutcome> {
     return this.database.prisma.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<unknown[]>`
+        SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${identityId} FOR UPDATE`;
+      if (locked.length === 0) return { outcome: 'missing' } as const;
+      const current = await tx.identity.findUniqueOrThrow({
+        where: { tenantId_identityId: { tenantId, identityId } },
+        omit: OMIT,
+      });
+      const changes = plan(current);
+      if (changes === 'stale') return { outcome: 'stale' } as const;
+      if (changes === 'unchanged')
+        return { outcome: 'done', row: current } as const;
       const [{ version }] = await tx.$queryRaw<
         { version: bigint }[]
       >`SELECT nextval('identity_version_seq') AS version`;
       const [updated] = await tx.identity.updateManyAndReturn({
-        where: { tenantId, identityId, version: expectedVersion },
+        where: { tenantId, identityId, version: current.version },
         data: { ...changes, version, updatedAt: new Date() },
         omit: OMIT,
       });
-      if (updated)
-        await appendEvents(tx, tenantId, [
-          { identityId, type: 'updated', fields: Object.keys(changes) },
-        ]);
-      return updated;
+      await appendEvents(tx, tenantId, [
+        { identityId, type: 'updated', fields: Object.keys(changes) },
+      ]);
+      return { outcome: 'done', row: updated } as const;
     });
   }
 

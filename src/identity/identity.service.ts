@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import {
-  EditConflict,
   IdentityNotFound,
   InvalidRequest,
   PreconditionFailed,
@@ -25,9 +24,6 @@ import {
   MergeConflict,
 } from './identity.repository';
 import { applyUpdate } from './identity-update';
-
-/** How often a PUT without If-Match re-reads and retries a lost race. */
-const UPDATE_ATTEMPTS = 5;
 
 export interface IdentityRepresentation {
   body: PartialIdentityResponse;
@@ -75,10 +71,9 @@ export class IdentityService {
   }
 
   /**
-   * Applies a PUT to the identity with optimistic concurrency: the write
-   * succeeds only if the identity is still at the version it was read at.
-   * With If-Match a lost race is a 412; without, the update is re-applied to
-   * the newer state.
+   * Applies a PUT to the identity. With If-Match, the write happens only if
+   * the identity still has that tag when its row is locked: of writers
+   * holding the same tag exactly one wins, the others get 412.
    */
   async updateIdentity(
     tenantId: string,
@@ -86,23 +81,18 @@ export class IdentityService {
     update: IdentityUpdate,
     ifMatch?: string,
   ): Promise<IdentityRepresentation> {
-    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      const current = await this.identities.findIdentity(tenantId, identityId);
-      if (!current) throw new IdentityNotFound(identityId);
-      if (!ifMatchAllows(ifMatch, current.version.toString()))
-        throw new PreconditionFailed();
-      const { changes, fields } = applyUpdate(current, update);
-      if (fields.length === 0) return fullRepresentation(current);
-      const updated = await this.identities.updateIdentity(
-        tenantId,
-        identityId,
-        current.version,
-        changes,
-      );
-      if (updated) return fullRepresentation(updated);
-      if (ifMatch !== undefined) throw new PreconditionFailed();
-    }
-    throw new EditConflict();
+    const result = await this.identities.updateIdentity(
+      tenantId,
+      identityId,
+      (current) => {
+        if (!ifMatchAllows(ifMatch, current.version.toString())) return 'stale';
+        const { changes, fields } = applyUpdate(current, update);
+        return fields.length ? changes : 'unchanged';
+      },
+    );
+    if (result.outcome === 'missing') throw new IdentityNotFound(identityId);
+    if (result.outcome === 'stale') throw new PreconditionFailed();
+    return fullRepresentation(result.row);
   }
 
   /** Deletes the identity with everything it owns; honours If-Match. */

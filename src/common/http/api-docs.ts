@@ -16,7 +16,6 @@ const PROBLEMS: Record<number, string> = {
   403: 'not permitted (disabled identity, missing scope, app token on a current-identity path)',
   404: 'no such identity, or not visible to the caller',
   406: 'Accept excludes JSON',
-  409: 'the identity kept changing during the update',
   412: 'If-Match does not match',
   413: 'body over 64 KiB',
   415: 'body not application/json',
