@@ -164,6 +164,47 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
     await get('', await idp.sign({ sub: 'grace' })).expect(403);
   });
 
+  // The read side's authorization table with JWT callers; target mary.
+  const PATHS = [
+    '',
+    '/accounts',
+    '/friends',
+    '/roles',
+    '/mary',
+    '/mary/accounts',
+    '/mary/friends',
+    '/mary/roles',
+  ];
+  it.each([
+    ['self', { sub: 'mary' }, [200, 200, 200, 200, 200, 200, 200, 200]],
+    ['friend', { sub: 'charles' }, [200, 200, 200, 200, 200, 404, 404, 404]],
+    ['admin', { sub: 'ada' }, [200, 200, 200, 200, 200, 200, 200, 200]],
+    ['disabled', { sub: 'grace' }, [403, 403, 403, 403, 403, 403, 403, 403]],
+    [
+      'app with identities:read',
+      { client_id: 'crm', scope: 'identities:read' },
+      [403, 403, 403, 403, 200, 200, 200, 200],
+    ],
+    [
+      'app without scope',
+      { client_id: 'bare' },
+      [403, 403, 403, 403, 403, 403, 403, 403],
+    ],
+    [
+      'unknown identity',
+      { sub: 'nobody' },
+      [401, 401, 401, 401, 401, 401, 401, 401],
+    ],
+  ])(
+    'authorizes a JWT caller (%s) as the table says',
+    async (_who, claims, statuses) => {
+      const token = await idp.sign(claims);
+      const answered = [];
+      for (const path of PATHS) answered.push((await get(path, token)).status);
+      expect(answered).toStrictEqual(statuses);
+    },
+  );
+
   it('recognises app tokens and their scopes', async () => {
     const reader = await idp.sign({
       client_id: 'crm',

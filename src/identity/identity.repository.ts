@@ -1,34 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { appendEvents } from '../events/events.repository';
+import type { IdentityRow } from '../tenants/tenant-data';
 
-export interface IdentityRecord {
-  identityId: string;
+/** An identity row as stored: the import's identity plus its version. */
+export type IdentityRecord = Omit<IdentityRow, 'properties'> & {
   version: bigint;
-  displayName: string | null;
-  userName: string | null;
-  emailAddress: string | null;
-  emailAddresses: string[];
-  emailAddressVerified: boolean;
-  givenName: string | null;
-  givenNames: string[];
-  surname: string | null;
-  surnames: string[];
-  locality: string | null;
-  localities: string[];
-  mobilePhone: string | null;
-  mobilePhoneVerified: boolean;
-  privatePersonalIdentifier: string | null;
-  lastLogin: Date | null;
-  smallPictures: string[];
-  mediumPictures: string[];
-  largePictures: string[];
-  userNamePasswordAccountUserName: string | null;
-  oldIdentityIds: string[];
+  /** JSON from the database; always an object of strings. */
   properties: unknown;
-  disabled: boolean;
-  isArchived: boolean;
-}
+};
 
 /** Columns a write may change. */
 export type IdentityChanges = Partial<
