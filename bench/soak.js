@@ -97,8 +97,13 @@ async function main() {
     if (result.non2xx) console.log(JSON.stringify(result.statusCodeStats));
     const first = samples[0];
     const last = samples[samples.length - 1];
-    const tail = samples.slice(-Math.max(2, Math.ceil(samples.length / 3)));
-    const growing = tail.every((s, i) => i === 0 || s > tail[i - 1]) && last > first * 1.5;
+    // Warm-up (JIT, pools, caches) takes memory in the first half; a leak
+    // keeps taking it through the second half.
+    const half = samples.slice(Math.floor(samples.length / 2)).filter(Number.isFinite);
+    const growing =
+      half.length >= 3 &&
+      half.every((s, i) => i === 0 || s > half[i - 1]) &&
+      half[half.length - 1] > half[0] * 1.2 + 20 * 1024 * 1024;
     console.log(
       [
         `Soak: ${duration} s, ${connections} connections, ${result.requests.total} requests (${Math.round(result.requests.average)}/s)`,
