@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// The floor for this stack on this machine: node:http and pg, no framework,
+// answering the benchmark's routes with the same bodies as the service (the
+// same token lookup by hash, the same queries, the same JSON shapes). Only
+// the happy paths the benchmark drives are served; anything else is 404.
+const { createHash } = require('node:crypto');
+const { createServer } = require('node:http');
+const { Pool } = require('pg');
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const ROUTE = /^\/([^/]+)\/api\/identity\/v1(?:\/([^/?]+))?(?:\/(accounts|friends|roles))?$/;
+const present = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0 && v !== o.accounts)));
+
+const CALLER = `
+  SELECT t.tenant_id, t.type::text AS type, t.identity_id, t.account_id, t.scopes, t.expires_at, t.revoked_at, i.disabled,
+         EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
+                  WHERE ra.tenant_id = t.tenant_id AND ra.identity_id = t.identity_id AND ra.role_name = ANY (tn.admin_roles)) AS is_admin
+    FROM token t LEFT JOIN identity i ON i.tenant_id = t.tenant_id AND i.identity_id = t.identity_id
+   WHERE t.token_hash = $1`;
+const IDENTITY = `SELECT * FROM identity WHERE tenant_id = $1 AND identity_id = $2`;
+const ACCOUNTS = `
+  SELECT p.account_provider_id, p.display_name AS p_display_name, p.provider_image_url, p.sign_in_url, p.allows_multiple_accounts,
+         a.account_id, a.issued_user_id, a.account_private_personal_identifier, a.display_name, a.email_address, a.account_profile_url, a.picture_url
+    FROM account_provider p LEFT JOIN account a ON a.tenant_id = p.tenant_id AND a.account_provider_id = p.account_provider_id AND a.identity_id = $2
+   WHERE p.tenant_id = $1 ORDER BY p.position, a.account_id`;
+const FRIENDS = `
+  SELECT i.identity_id, i.display_name, i.small_pictures, i.medium_pictures, i.large_pictures
+    FROM friendship f JOIN identity i ON i.tenant_id = f.tenant_id AND i.identity_id = f.friend_id
+   WHERE f.tenant_id = $1 AND f.identity_id = $2 ORDER BY coalesce(i.display_name, ''), i.identity_id LIMIT $3`;
+const ROLES = `SELECT role_name FROM role_assignment WHERE tenant_id = $1 AND identity_id = $2 ORDER BY role_name LIMIT $3`;
+const FACTS = `SELECT EXISTS (SELECT 1 FROM identity WHERE tenant_id = $1 AND identity_id = $2) AS exists`;
+
+function identityBody(r) {
+  return {
+    identityId: r.identity_id, disabled: r.disabled, isArchived: r.is_archived,
+    emailAddresses: r.email_addresses, emailAddressVerified: r.email_address_verified,
+    givenNames: r.given_names, surnames: r.surnames, localities: r.localities,
+    mobilePhoneVerified: r.mobile_phone_verified, oldIdentityIds: r.old_identity_ids, properties: r.properties,
+    ...present({
+      displayName: r.display_name, userName: r.user_name, emailAddress: r.email_address, givenName: r.given_name,
+      surname: r.surname, locality: r.locality, mobilePhone: r.mobile_phone,
+      privatePersonalIdentifier: r.private_personal_identifier,
+      lastLogin: r.last_login && r.last_login.toISOString().slice(0, 23),
+      smallPictures: r.small_pictures, mediumPictures: r.medium_pictures, largePictures: r.large_pictures,
+      userNamePasswordAccountUserName: r.user_name_password_account_user_name,
+    }),
+  };
+}
+
+function accountsBody(rows, current) {
+  const entries = [];
+  for (const r of rows) {
+    let e = entries[entries.length - 1];
+    if (!e || e.accountProviderId !== r.account_provider_id) {
+      e = { accountProviderId: r.account_provider_id, accounts: [], canAddAnotherAccount: true, signInUrl: r.sign_in_url, ...present({ displayName: r.p_display_name, providerImageUrl: r.provider_image_url }) };
+      e.multiple = r.allows_multiple_accounts;
+      entries.push(e);
+    }
+    if (r.account_id === null) continue;
+    e.accounts.push({ accountId: r.account_id, issuedUserId: r.issued_user_id, isCurrent: r.account_id === current, ...present({ accountPrivatePersonalIdentifier: r.account_private_personal_identifier, accountProfileUrl: r.account_profile_url, displayName: r.display_name, emailAddress: r.email_address, pictureUrl: r.picture_url }) });
+    e.canAddAnotherAccount = e.multiple;
+  }
+  return entries.map(({ multiple, ...e }) => e);
+}
+
+async function handle(req, res) {
+  const url = new URL(req.url, 'http://x');
+  const m = ROUTE.exec(url.pathname);
+  const token = (req.headers.authorization ?? '').replace(/^Bearer /, '') || url.searchParams.get('access_token');
+  if (!m || !token) return send(res, 404, { status: 404 });
+  let [, tenant, id, relation] = m;
+  if (!relation && ['accounts', 'friends', 'roles'].includes(id)) [id, relation] = [undefined, id];
+  const { rows: [caller] } = await pool.query(CALLER, [createHash('sha256').update(token).digest('hex')]);
+  if (!caller || caller.tenant_id !== tenant || caller.revoked_at) return send(res, 401, { status: 401 });
+  const target = id ?? caller.identity_id;
+  if (id && caller.type === 'app') {
+    const { rows: [facts] } = await pool.query(FACTS, [tenant, id]);
+    if (!facts.exists) return send(res, 404, { status: 404 });
+  }
+  const limit = url.searchParams.get('limit');
+  if (req.method === 'PUT') {
+    const body = JSON.parse(await new Promise((done) => { let b = ''; req.on('data', (c) => (b += c)); req.on('end', () => done(b)); }));
+    const { rows: [row] } = await pool.query(`UPDATE identity SET display_name = $3, version = nextval('identity_version_seq') WHERE tenant_id = $1 AND identity_id = $2 RETURNING *`, [tenant, target, body.displayName]);
+    return send(res, 200, identityBody(row), `"${row.version}"`);
+  }
+  if (!relation) {
+    const { rows: [row] } = await pool.query(IDENTITY, [tenant, target]);
+    return row ? send(res, 200, identityBody(row), `"${row.version}"`) : send(res, 404, { status: 404 });
+  }
+  if (relation === 'accounts') return send(res, 200, accountsBody((await pool.query(ACCOUNTS, [tenant, target])).rows, caller.type === 'access' ? caller.account_id : null));
+  if (relation === 'friends') {
+    const { rows } = await pool.query(FRIENDS, [tenant, target, limit === null ? null : Number(limit)]);
+    return send(res, 200, rows.map((r) => ({ identityId: r.identity_id, ...present({ displayName: r.display_name, smallPictures: r.small_pictures, mediumPictures: r.medium_pictures, largePictures: r.large_pictures }) })));
+  }
+  const { rows } = await pool.query(ROLES, [tenant, target, limit === null ? null : Number(limit)]);
+  return send(res, 200, rows.map((r) => ({ name: r.role_name })));
+}
+
+function send(res, status, body, etag) {
+  const json = JSON.stringify(body);
+  const headers = { 'Content-Type': status < 400 ? 'application/json; charset=utf-8' : 'application/problem+json', 'Content-Length': Buffer.byteLength(json), 'Cache-Control': 'private, no-cache' };
+  if (etag) headers.ETag = etag;
+  res.writeHead(status, headers).end(json);
+}
+
+createServer((req, res) => handle(req, res).catch(() => send(res, 500, { status: 500 }))).listen(Number(process.env.PORT ?? 3100), () =>
+  console.log(`Baseline listening on ${process.env.PORT ?? 3100}`),
+);
