@@ -89,12 +89,19 @@ export class AuthRepository {
     targetId: string,
     callerId: string | null,
   ): Promise<AccessFacts> {
+    // Merge redirects are looked up only for identities that do not exist.
     const [facts] = await this.database.prisma.$queryRaw<AccessFacts[]>`
-      SELECT EXISTS (SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${targetId}) AS "exists",
+      WITH target AS (
+        SELECT EXISTS (SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${targetId}) AS "exists"
+      )
+      SELECT target."exists",
              EXISTS (SELECT 1 FROM friendship WHERE tenant_id = ${tenantId}
                         AND identity_id = ${targetId} AND friend_id = ${callerId}) AS "isFriend",
-             (SELECT identity_id FROM identity WHERE tenant_id = ${tenantId}
-                 AND old_identity_ids @> ARRAY[${targetId}]::text[] LIMIT 1) AS "mergedInto"`;
+             CASE WHEN target."exists" THEN NULL
+                  ELSE (SELECT identity_id FROM identity WHERE tenant_id = ${tenantId}
+                           AND old_identity_ids @> ARRAY[${targetId}]::text[] LIMIT 1)
+             END AS "mergedInto"
+        FROM target`;
     return facts;
   }
 

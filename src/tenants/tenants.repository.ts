@@ -148,7 +148,7 @@ export class TenantsRepository {
     events: NewEvent[],
   ): Promise<{ replaced: boolean }> {
     const tenantId = data.tenant.id;
-    return this.database.prisma.$transaction(
+    const result = await this.database.prisma.$transaction(
       async (tx) => {
         // Imports of one tenant queue here, so a replace sees the tenant as
         // the previous import committed it.
@@ -196,6 +196,11 @@ export class TenantsRepository {
       },
       { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
     );
+    // Fresh statistics after a bulk load, so the planner picks the indexes.
+    await this.database.prisma.$executeRawUnsafe(
+      'ANALYZE identity, account, friendship, role_assignment, token, token_issuer',
+    );
+    return result;
   }
 
   /** Everything of a tenant except its tokens, or undefined when unknown. */
