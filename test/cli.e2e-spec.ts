@@ -113,7 +113,7 @@ describe('command line', () => {
     );
     expect(created.code).toBe(0);
     const secret = created.out.trim();
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(secret).toMatch(/^idt_[A-Za-z0-9_-]{43}$/);
     const app = cli(
       'token',
       'create',

@@ -5,7 +5,10 @@ export function hashTokenSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** A new secret of 256 random bits, URL-safe. */
+/**
+ * A new secret: 256 random bits, URL-safe, behind a fixed prefix that makes
+ * leaked secrets easy to recognise (and never lets one start with "-").
+ */
 export function generateTokenSecret(): string {
-  return randomBytes(32).toString('base64url');
+  return `idt_${randomBytes(32).toString('base64url')}`;
 }
