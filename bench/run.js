@@ -15,11 +15,20 @@ const autocannon = require('autocannon');
 const { Client } = require('pg');
 
 const ROOT = resolve(__dirname, '..');
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    // For working on one scenario: `--only friends --duration 5 --cpu-prof`.
+    only: { type: 'string' },
+    duration: { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
 const QUICK = values.quick;
 const SIZE = QUICK ? 2000 : 100000;
 const WARMUP = QUICK ? 1 : 3;
-const DURATION = QUICK ? 3 : 15;
+const DURATION = values.duration ? Number(values.duration) : QUICK ? 3 : 15;
+const PROFILE_DIR = join(ROOT, 'bench', 'profiles');
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/identity_bench${QUICK ? '_quick' : ''}`;
 const pad = (i) => String(i).padStart(6, '0');
@@ -39,7 +48,8 @@ async function identityCount() {
 
 function start(script, port, extra = {}) {
   const env = { PATH: process.env.PATH, PORT: String(port), DATABASE_URL, LOG_LEVEL: 'warn', SEED_DEMO: 'false', RATE_LIMIT: '1000000', ...extra };
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const flags = values['cpu-prof'] && script.endsWith('main.js') ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+  const child = spawn(process.execPath, [...flags, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return new Promise((ready, fail) => {
     const timer = setInterval(async () => {
       const up = await fetch(`http://127.0.0.1:${port}/bench/api/identity/v1`).then(() => true, () => false);
@@ -66,7 +76,7 @@ const IDS = Array.from({ length: 1000 }, (_, k) => `u${pad((k * 7919) % SIZE)}`)
 const SMALL_ACCESS = Array.from({ length: 100 }, (_, k) => `bench-small-1-access-${pad(Math.floor((k * Math.max(50, Math.round(SIZE / 100))) / 100))}`);
 
 const API = '/bench/api/identity/v1';
-const SCENARIOS = [
+const ALL_SCENARIOS = [
   ['GET current identity', () => ({ path: API, tokens: ACCESS })],
   [`GET current identity (tenant of ${Math.max(50, Math.round(SIZE / 100))})`, () => ({ path: '/small-1/api/identity/v1', tokens: SMALL_ACCESS })],
   ['GET /{id} (admin app)', () => ({ paths: IDS.map((id) => `${API}/${id}`), tokens: APPS })],
@@ -77,6 +87,7 @@ const SCENARIOS = [
   ['GET roles', () => ({ path: `${API}/roles`, tokens: ACCESS })],
   ['PUT display name', () => ({ path: API, tokens: ACCESS, put: true })],
 ];
+const SCENARIOS = ALL_SCENARIOS.filter(([name]) => !values.only || name.includes(values.only));
 
 async function drive(port, make) {
   const { path, paths, tokens, put } = make();
@@ -114,6 +125,7 @@ async function runAll(script, port, extra, sampleMemory) {
   } finally {
     clearInterval(sampler);
     child.kill('SIGTERM');
+    await new Promise((done) => child.once('exit', done));
   }
   return { results, peakRss: rss.length ? Math.max(...rss) : undefined };
 }
@@ -166,7 +178,8 @@ async function main() {
     console.log(`| ${scenario} | ${s.rps} | ${s.p50} | ${s.p99} | ${s.errors} | ${b.rps} | ${b.p50} | ${b.p99} | ${b.errors} | ${ratio} |`);
   const peak = service.peakRss && (service.peakRss / 2 ** 20).toFixed(0);
   console.log(`\nPeak RSS of the service: ${peak} MB`);
-  writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify({ machine, quick: QUICK, identities: SIZE, peakRssMb: Number(peak), scenarios: rows }, null, 2)}\n`);
+  if (values.only || values.duration) console.log('(a partial run: bench/results.json is left as it was)');
+  else writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify({ machine, quick: QUICK, identities: SIZE, peakRssMb: Number(peak), scenarios: rows }, null, 2)}\n`);
   if (rows.some((r) => r.service.errors > 0 || r.baseline.errors > 0)) {
     console.error('Some requests failed.');
     process.exitCode = 1;

@@ -1,4 +1,5 @@
 import { identityView } from './access-policy';
+import type { IdentityRecord } from '../identity/identity.record';
 import { Principal } from './principal';
 
 const access = (identityId: string, isAdmin = false): Principal => ({
@@ -7,6 +8,8 @@ const access = (identityId: string, isAdmin = false): Principal => ({
   identityId,
   accountId: null,
   isAdmin,
+  // The policy decides on ids and roles, never on the identity's fields.
+  identity: { identityId } as IdentityRecord,
 });
 const app = (scopes: string[]): Principal => ({
   kind: 'app',

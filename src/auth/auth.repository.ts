@@ -1,18 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import {
+  IDENTITY_RECORD_COLUMNS,
+  identityOf,
+  IdentityRecord,
+} from '../identity/identity.record';
 
 export interface TokenRecord {
   tenantId: string;
   type: 'access' | 'app';
-  identityId: string | null;
   accountId: string | null;
   appId: string | null;
   scopes: string[];
   expiresAt: Date | null;
   revokedAt: Date | null;
-  identityDisabled: boolean | null;
   isAdmin: boolean;
+  /** The identity of an access token, read with it. */
+  identity: IdentityRecord | null;
 }
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 export interface IssuerConfig {
   issuer: string;
@@ -26,10 +33,10 @@ export interface IssuerConfig {
 }
 
 export interface IdentityCaller {
-  disabled: boolean;
   isAdmin: boolean;
   /** The named account, when it belongs to the identity. */
   accountId: string | null;
+  identity: IdentityRecord;
 }
 
 export interface AccessFacts {
@@ -67,20 +74,38 @@ export interface TokenSummary {
 export class AuthRepository {
   constructor(private readonly database: Database) {}
 
-  /** The token with its identity's state and admin status, in one query. */
+  /**
+   * The token with its identity (whole, so that the current identity needs
+   * no second query) and the identity's admin status, in one query.
+   */
   async findToken(tokenHash: string): Promise<TokenRecord | undefined> {
-    const rows = await this.database.prisma.$queryRaw<TokenRecord[]>`
-      SELECT t.tenant_id AS "tenantId", t.type::text AS "type", t.identity_id AS "identityId",
+    const [row] = await this.database.prisma.$queryRaw<
+      (Omit<TokenRecord, 'identity'> & Nullable<IdentityRecord>)[]
+    >`
+      SELECT t.tenant_id AS "tenantId", t.type::text AS "type",
              t.account_id AS "accountId", t.app_id AS "appId", t.scopes,
              t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
-             i.disabled AS "identityDisabled",
              EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
                       WHERE ra.tenant_id = t.tenant_id AND ra.identity_id = t.identity_id
-                        AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin"
+                        AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin",
+             ${IDENTITY_RECORD_COLUMNS}
         FROM token t
         LEFT JOIN identity i ON i.tenant_id = t.tenant_id AND i.identity_id = t.identity_id
        WHERE t.token_hash = ${tokenHash}`;
-    return rows[0];
+    if (!row) return undefined;
+    const { tenantId, type, accountId, appId, scopes, expiresAt, revokedAt } =
+      row;
+    return {
+      tenantId,
+      type,
+      accountId,
+      appId,
+      scopes,
+      expiresAt,
+      revokedAt,
+      isAdmin: row.isAdmin,
+      identity: identityOf(row),
+    };
   }
 
   /** Whether `targetId` exists and counts `callerId` among its friends. */
@@ -170,22 +195,30 @@ export class AuthRepository {
     });
   }
 
-  /** The identity a JWT names, with its state and admin status, in one query. */
+  /** The identity a JWT names, with its admin status, in one query. */
   async findIdentityCaller(
     tenantId: string,
     identityId: string,
     accountId: string | null,
   ): Promise<IdentityCaller | undefined> {
-    const rows = await this.database.prisma.$queryRaw<IdentityCaller[]>`
-      SELECT i.disabled,
-             EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
+    const [row] = await this.database.prisma.$queryRaw<
+      (Omit<IdentityCaller, 'identity'> & IdentityRecord)[]
+    >`
+      SELECT EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
                       WHERE ra.tenant_id = i.tenant_id AND ra.identity_id = i.identity_id
                         AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin",
              (SELECT a.account_id FROM account a
                WHERE a.tenant_id = i.tenant_id AND a.identity_id = i.identity_id
-                 AND a.account_id = ${accountId}) AS "accountId"
+                 AND a.account_id = ${accountId}) AS "accountId",
+             ${IDENTITY_RECORD_COLUMNS}
         FROM identity i
        WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}`;
-    return rows[0];
+    return (
+      row && {
+        isAdmin: row.isAdmin,
+        accountId: row.accountId,
+        identity: identityOf(row)!,
+      }
+    );
   }
 }

@@ -61,14 +61,17 @@ export class AuthService {
         appId: token.appId!,
         scopes: token.scopes,
       };
-    if (token.identityDisabled)
+    // An access token's identity always exists: its tokens go with it.
+    const identity = token.identity!;
+    if (identity.disabled)
       throw new Forbidden('The identity of this access token is disabled.');
     return {
       kind: 'access',
       tenantId: token.tenantId,
-      identityId: token.identityId!,
+      identityId: identity.identityId,
       accountId: token.accountId,
       isAdmin: token.isAdmin,
+      identity,
     };
   }
 

@@ -118,7 +118,7 @@ export class JwtVerifier {
         : null,
     );
     if (!caller) throw rejected;
-    if (caller.disabled)
+    if (caller.identity.disabled)
       throw new Forbidden('The identity of this access token is disabled.');
     return {
       kind: 'access',
@@ -126,6 +126,7 @@ export class JwtVerifier {
       identityId: subject,
       accountId: caller.accountId,
       isAdmin: caller.isAdmin,
+      identity: caller.identity,
     };
   }
 

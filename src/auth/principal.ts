@@ -1,3 +1,5 @@
+import type { IdentityRecord } from '../identity/identity.record';
+
 /** Who is calling: an identity through an access token, or an application. */
 export type Principal =
   | {
@@ -8,6 +10,8 @@ export type Principal =
       accountId: string | null;
       /** Holds one of the tenant's admin roles. */
       isAdmin: boolean;
+      /** The caller's identity, read in the same query as the token. */
+      identity: IdentityRecord;
     }
   | { kind: 'app'; tenantId: string; appId: string; scopes: string[] };
 

@@ -1,5 +1,5 @@
 import { applyUpdate } from './identity-update';
-import { IdentityRecord } from './identity.repository';
+import { IdentityRecord } from './identity.record';
 
 const CURRENT: IdentityRecord = {
   identityId: 'x',

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { withPrimary } from '../common/validation/field-rules';
 import { EDITABLE_FIELDS, IdentityUpdate, LIST_FIELDS } from './identity.dto';
-import { IdentityChanges, IdentityRecord } from './identity.repository';
+import type { IdentityRecord } from './identity.record';
+import { IdentityChanges } from './identity.repository';
 
 /** Primary values and their lists, kept consistent after every update. */
 const PRIMARIES = [

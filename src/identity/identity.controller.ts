@@ -29,10 +29,9 @@ import {
   IDENTITY_VIEW_SCHEMA,
   IdentityResponse,
   ReducedIdentityResponse,
-  PartialIdentityResponse,
   UPDATE_BODY_SCHEMA,
 } from './identity.dto';
-import type { IdentityUpdate } from './identity.dto';
+import type { IdentityUpdate, PartialIdentityResponse } from './identity.dto';
 import { IdentityRepresentation, IdentityService } from './identity.service';
 import { UpdateIdentityPipe } from './update-identity.pipe';
 
@@ -63,20 +62,14 @@ export class IdentityController {
     schema: IDENTITY_VIEW_SCHEMA,
     headers: ETAG,
   })
-  async getCurrentIdentity(
+  getCurrentIdentity(
     @Caller() caller: Principal & { kind: 'access' },
     @Query() query: IdentityQuery,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<PartialIdentityResponse> {
-    const { tenantId, identityId } = caller;
+  ): PartialIdentityResponse {
     return withEtag(
       res,
-      await this.identities.getIdentity(
-        tenantId,
-        identityId,
-        'full',
-        query.fields,
-      ),
+      this.identities.currentIdentity(caller.identity, query.fields),
     );
   }
 

@@ -1,4 +1,4 @@
-import { IdentityRecord } from './identity.repository';
+import { IdentityRecord } from './identity.record';
 import {
   IDENTITY_FIELDS,
   pickFields,

@@ -8,7 +8,7 @@ import {
   IdentityResponse,
   PartialIdentityResponse,
 } from './identity.dto';
-import { IdentityRecord } from './identity.repository';
+import { IdentityRecord } from './identity.record';
 
 /** What a friend may see of an identity (decisions.md, Authorization). */
 export const PUBLIC_FIELDS: ReadonlySet<IdentityField> = new Set<IdentityField>(

@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { appendEvents } from '../events/events.repository';
-import type { IdentityRow } from '../tenants/tenant-data';
-
-/** An identity row as stored: the import's identity plus its version. */
-export type IdentityRecord = Omit<IdentityRow, 'properties'> & {
-  version: bigint;
-  /** JSON from the database; always an object of strings. */
-  properties: unknown;
-};
+import type { IdentityRecord } from './identity.record';
 
 /** Columns a write may change. */
 export type IdentityChanges = Partial<

@@ -18,11 +18,8 @@ import {
   PUBLIC_FIELDS,
   toIdentityResponse,
 } from './identity.mapper';
-import {
-  IdentityRecord,
-  IdentityRepository,
-  MergeConflict,
-} from './identity.repository';
+import type { IdentityRecord } from './identity.record';
+import { IdentityRepository, MergeConflict } from './identity.repository';
 import { applyUpdate } from './identity-update';
 
 export interface IdentityRepresentation {
@@ -47,27 +44,19 @@ export class IdentityService {
     const selected = fields === undefined ? undefined : parseFields(fields);
     const row = await this.identities.findIdentity(tenantId, identityId);
     if (!row) throw new IdentityNotFound(identityId);
-    let body: PartialIdentityResponse = toIdentityResponse(row);
-    let shape = '';
-    if (view === 'public') {
-      body = pickFields(
-        body as ReturnType<typeof toIdentityResponse>,
-        PUBLIC_FIELDS,
-      );
-      shape = 'public';
-    }
-    if (selected) {
-      body = pickFields(
-        body as ReturnType<typeof toIdentityResponse>,
-        selected,
-      );
-      shape += `|${[...selected].sort().join(',')}`;
-    }
-    const version = row.version.toString();
-    const etag = shape
-      ? `"${version}-${createHash('sha256').update(shape).digest('base64url').slice(0, 10)}"`
-      : `"${version}"`;
-    return { body, etag };
+    return represent(row, view, selected);
+  }
+
+  /**
+   * The caller's own identity, as read with its token: authentication and
+   * this answer cost one query together.
+   */
+  currentIdentity(
+    identity: IdentityRecord,
+    fields?: string,
+  ): IdentityRepresentation {
+    const selected = fields === undefined ? undefined : parseFields(fields);
+    return represent(identity, 'full', selected);
   }
 
   /**
@@ -130,6 +119,32 @@ export class IdentityService {
       throw error;
     }
   }
+}
+
+/** The representation `view` and `fields` allow; a reduced one gets its own ETag. */
+function represent(
+  row: IdentityRecord,
+  view: 'full' | 'public',
+  selected: Set<IdentityField> | undefined,
+): IdentityRepresentation {
+  let body: PartialIdentityResponse = toIdentityResponse(row);
+  let shape = '';
+  if (view === 'public') {
+    body = pickFields(
+      body as ReturnType<typeof toIdentityResponse>,
+      PUBLIC_FIELDS,
+    );
+    shape = 'public';
+  }
+  if (selected) {
+    body = pickFields(body as ReturnType<typeof toIdentityResponse>, selected);
+    shape += `|${[...selected].sort().join(',')}`;
+  }
+  const version = row.version.toString();
+  const etag = shape
+    ? `"${version}-${createHash('sha256').update(shape).digest('base64url').slice(0, 10)}"`
+    : `"${version}"`;
+  return { body, etag };
 }
 
 function fullRepresentation(row: IdentityRecord): IdentityRepresentation {
