@@ -32,9 +32,9 @@ export const IDENTITY_RECORD_COLUMNS = Prisma.sql`
  * The identity in a raw row that selected IDENTITY_RECORD_COLUMNS through an
  * outer join: null when no identity was joined.
  */
-export function identityOf(
-  row: { [K in keyof IdentityRecord]: IdentityRecord[K] | null },
-): IdentityRecord | null {
+export function identityOf(row: {
+  [K in keyof IdentityRecord]: IdentityRecord[K] | null;
+}): IdentityRecord | null {
   if (row.identityId === null) return null;
   const identity: Record<string, unknown> = {};
   for (const key of IDENTITY_KEYS) identity[key] = row[key];
