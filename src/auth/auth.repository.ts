@@ -40,7 +40,8 @@ export interface IdentityCaller {
 }
 
 export interface AccessFacts {
-  exists: boolean;
+  /** The identity, read whole so that GET `{id}` needs no second query. */
+  identity: IdentityRecord | null;
   isFriend: boolean;
   /** The identity this id was merged into, when it no longer exists. */
   mergedInto: string | null;
@@ -108,26 +109,30 @@ export class AuthRepository {
     };
   }
 
-  /** Whether `targetId` exists and counts `callerId` among its friends. */
+  /** `targetId`'s identity, whether it counts `callerId` among its friends, and where it was merged. */
   async accessFacts(
     tenantId: string,
     targetId: string,
     callerId: string | null,
   ): Promise<AccessFacts> {
     // Merge redirects are looked up only for identities that do not exist.
-    const [facts] = await this.database.prisma.$queryRaw<AccessFacts[]>`
-      WITH target AS (
-        SELECT EXISTS (SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${targetId}) AS "exists"
-      )
-      SELECT target."exists",
+    const [row] = await this.database.prisma.$queryRaw<
+      (Omit<AccessFacts, 'identity'> & Nullable<IdentityRecord>)[]
+    >`
+      SELECT ${IDENTITY_RECORD_COLUMNS},
              EXISTS (SELECT 1 FROM friendship WHERE tenant_id = ${tenantId}
                         AND identity_id = ${targetId} AND friend_id = ${callerId}) AS "isFriend",
-             CASE WHEN target."exists" THEN NULL
+             CASE WHEN i.identity_id IS NOT NULL THEN NULL
                   ELSE (SELECT identity_id FROM identity WHERE tenant_id = ${tenantId}
                            AND old_identity_ids @> ARRAY[${targetId}]::text[] LIMIT 1)
              END AS "mergedInto"
-        FROM target`;
-    return facts;
+        FROM (VALUES (1)) AS one
+        LEFT JOIN identity i ON i.tenant_id = ${tenantId} AND i.identity_id = ${targetId}`;
+    return {
+      identity: identityOf(row),
+      isFriend: row.isFriend,
+      mergedInto: row.mergedInto,
+    };
   }
 
   async createToken(token: NewToken): Promise<void> {

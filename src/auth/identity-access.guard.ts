@@ -47,9 +47,13 @@ export class IdentityAccessGuard implements CanActivate {
     const identityId = pathParam(req, 'id');
     // No stored identifier can hold U+0000; PostgreSQL would refuse to compare it.
     if (!hasNoNul(identityId)) throw new IdentityNotFound(identityId);
-    const { view, mergedInto } = await this.decide(caller, identityId, rule);
-    if (view !== 'none') {
-      state.target = { identityId, view };
+    const { view, identity, mergedInto } = await this.decide(
+      caller,
+      identityId,
+      rule,
+    );
+    if (view !== 'none' && identity) {
+      state.target = { identityId, view, identity };
       return true;
     }
     // Only reads follow a merge: a redirected DELETE would remove the survivor.
@@ -84,7 +88,8 @@ export class IdentityAccessGuard implements CanActivate {
     if (view === 'forbidden')
       throw new Forbidden(forbiddenReason(caller, rule));
     return {
-      view: facts.exists ? view : 'none',
+      view: facts.identity ? view : 'none',
+      identity: facts.identity,
       mergedInto: facts.mergedInto,
     } as const;
   }

@@ -24,6 +24,7 @@ import { Access } from '../auth/access.decorator';
 import { Caller, Target } from '../auth/caller.decorator';
 import type { Principal } from '../auth/principal';
 import { ApiIdentityId, ApiIdentityRoute } from '../common/http/api-docs';
+import type { AccessTarget } from '../common/http/request-context';
 import {
   IdentityQuery,
   IDENTITY_VIEW_SCHEMA,
@@ -69,7 +70,7 @@ export class IdentityController {
   ): PartialIdentityResponse {
     return withEtag(
       res,
-      this.identities.currentIdentity(caller.identity, query.fields),
+      this.identities.represent(caller.identity, 'full', query.fields),
     );
   }
 
@@ -89,21 +90,14 @@ export class IdentityController {
   @ApiPermanentRedirectResponse({
     description: 'the identity was merged into the one at Location',
   })
-  async getIdentity(
-    @Caller() caller: Principal,
-    @Target() target: { identityId: string; view: 'full' | 'public' },
+  getIdentity(
+    @Target() target: AccessTarget,
     @Query() query: IdentityQuery,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<PartialIdentityResponse> {
-    const { identityId, view } = target;
+  ): PartialIdentityResponse {
     return withEtag(
       res,
-      await this.identities.getIdentity(
-        caller.tenantId,
-        identityId,
-        view,
-        query.fields,
-      ),
+      this.identities.represent(target.identity, target.view, query.fields),
     );
   }
 

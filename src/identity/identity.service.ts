@@ -32,31 +32,17 @@ export class IdentityService {
   constructor(private readonly identities: IdentityRepository) {}
 
   /**
-   * The identity as `view` allows, reduced to `fields` when given. The ETag
-   * is the identity's version; a reduced representation gets its own tag.
+   * The identity as `view` allows, reduced to `fields` when given. Reads
+   * answer from the row the guards read with the token or the access
+   * facts, so that a GET costs no query of its own.
    */
-  async getIdentity(
-    tenantId: string,
-    identityId: string,
-    view: 'full' | 'public',
-    fields?: string,
-  ): Promise<IdentityRepresentation> {
-    const selected = fields === undefined ? undefined : parseFields(fields);
-    const row = await this.identities.findIdentity(tenantId, identityId);
-    if (!row) throw new IdentityNotFound(identityId);
-    return represent(row, view, selected);
-  }
-
-  /**
-   * The caller's own identity, as read with its token: authentication and
-   * this answer cost one query together.
-   */
-  currentIdentity(
+  represent(
     identity: IdentityRecord,
+    view: 'full' | 'public',
     fields?: string,
   ): IdentityRepresentation {
     const selected = fields === undefined ? undefined : parseFields(fields);
-    return represent(identity, 'full', selected);
+    return represent(identity, view, selected);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { Principal } from '../../auth/principal';
+import type { IdentityRecord } from '../../identity/identity.record';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -9,7 +10,14 @@ export interface RequestState {
   id: string;
   principal?: Principal;
   /** Set by the access guard on `{id}` routes. */
-  target?: { identityId: string; view: 'full' | 'public' };
+  target?: AccessTarget;
+}
+
+/** The `{id}` identity as the access guard read it, and what the caller may see of it. */
+export interface AccessTarget {
+  identityId: string;
+  view: 'full' | 'public';
+  identity: IdentityRecord;
 }
 
 const states = new WeakMap<Request, RequestState>();
