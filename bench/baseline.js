@@ -3,6 +3,9 @@
 // answering the benchmark's routes with the same bodies as the service (the
 // same token lookup by hash, the same queries, the same JSON shapes). Only
 // the happy paths the benchmark drives are served; anything else is 404.
+// Each route uses the fewest round trips the work allows: the token lookup
+// reads the caller's identity with it, an {id} route reads the target once,
+// and PUT writes the identity and its change event in one statement.
 const { createHash } = require('node:crypto');
 const { createServer } = require('node:http');
 const { Pool } = require('pg');
@@ -12,12 +15,20 @@ const ROUTE = /^\/([^/]+)\/api\/identity\/v1(?:\/([^/?]+))?(?:\/(accounts|friend
 const present = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0 && v !== o.accounts)));
 
 const CALLER = `
-  SELECT t.tenant_id, t.type::text AS type, t.identity_id, t.account_id, t.scopes, t.expires_at, t.revoked_at, i.disabled,
+  SELECT t.tenant_id AS t_tenant_id, t.type::text AS t_type, t.account_id AS t_account_id, t.scopes AS t_scopes,
+         t.expires_at AS t_expires_at, t.revoked_at AS t_revoked_at,
          EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
-                  WHERE ra.tenant_id = t.tenant_id AND ra.identity_id = t.identity_id AND ra.role_name = ANY (tn.admin_roles)) AS is_admin
+                  WHERE ra.tenant_id = t.tenant_id AND ra.identity_id = t.identity_id AND ra.role_name = ANY (tn.admin_roles)) AS t_is_admin,
+         i.*
     FROM token t LEFT JOIN identity i ON i.tenant_id = t.tenant_id AND i.identity_id = t.identity_id
    WHERE t.token_hash = $1`;
 const IDENTITY = `SELECT * FROM identity WHERE tenant_id = $1 AND identity_id = $2`;
+const UPDATE = `
+  WITH u AS (UPDATE identity SET display_name = $3, version = nextval('identity_version_seq'), updated_at = now()
+              WHERE tenant_id = $1 AND identity_id = $2 RETURNING *),
+       l AS (SELECT pg_advisory_xact_lock(${0x1d3e}, hashtext($1)) FROM u),
+       e AS (INSERT INTO identity_event (tenant_id, identity_id, type, fields) SELECT $1, $2, 'updated', ARRAY['displayName'] FROM l)
+  SELECT * FROM u`;
 const ACCOUNTS = `
   SELECT p.account_provider_id, p.display_name AS p_display_name, p.provider_image_url, p.sign_in_url, p.allows_multiple_accounts,
          a.account_id, a.issued_user_id, a.account_private_personal_identifier, a.display_name, a.email_address, a.account_profile_url, a.picture_url
@@ -25,10 +36,10 @@ const ACCOUNTS = `
    WHERE p.tenant_id = $1 ORDER BY p.position, a.account_id`;
 const FRIENDS = `
   SELECT i.identity_id, i.display_name, i.small_pictures, i.medium_pictures, i.large_pictures
-    FROM friendship f JOIN identity i ON i.tenant_id = f.tenant_id AND i.identity_id = f.friend_id
-   WHERE f.tenant_id = $1 AND f.identity_id = $2 ORDER BY coalesce(i.display_name, ''), i.identity_id LIMIT $3`;
+    FROM identity i
+   WHERE i.tenant_id = $1 AND i.identity_id = ANY (ARRAY(SELECT f.friend_id FROM friendship f WHERE f.tenant_id = $1 AND f.identity_id = $2))
+   ORDER BY coalesce(i.display_name, ''), i.identity_id LIMIT $3`;
 const ROLES = `SELECT role_name FROM role_assignment WHERE tenant_id = $1 AND identity_id = $2 ORDER BY role_name LIMIT $3`;
-const FACTS = `SELECT EXISTS (SELECT 1 FROM identity WHERE tenant_id = $1 AND identity_id = $2) AS exists`;
 
 function identityBody(r) {
   return {
@@ -71,23 +82,23 @@ async function handle(req, res) {
   let [, tenant, id, relation] = m;
   if (!relation && ['accounts', 'friends', 'roles'].includes(id)) [id, relation] = [undefined, id];
   const { rows: [caller] } = await pool.query(CALLER, [createHash('sha256').update(token).digest('hex')]);
-  if (!caller || caller.tenant_id !== tenant || caller.revoked_at) return send(res, 401, { status: 401 });
+  if (!caller || caller.t_tenant_id !== tenant || caller.t_revoked_at || (caller.t_expires_at && caller.t_expires_at <= new Date()))
+    return send(res, 401, { status: 401 });
   const target = id ?? caller.identity_id;
-  if (id && caller.type === 'app') {
-    const { rows: [facts] } = await pool.query(FACTS, [tenant, id]);
-    if (!facts.exists) return send(res, 404, { status: 404 });
+  // The {id} routes of an app token: the target, read once.
+  let row = id ? undefined : caller;
+  if (id && caller.t_type === 'app') {
+    row = (await pool.query(IDENTITY, [tenant, id])).rows[0];
+    if (!row) return send(res, 404, { status: 404 });
   }
   const limit = url.searchParams.get('limit');
   if (req.method === 'PUT') {
     const body = JSON.parse(await new Promise((done) => { let b = ''; req.on('data', (c) => (b += c)); req.on('end', () => done(b)); }));
-    const { rows: [row] } = await pool.query(`UPDATE identity SET display_name = $3, version = nextval('identity_version_seq') WHERE tenant_id = $1 AND identity_id = $2 RETURNING *`, [tenant, target, body.displayName]);
-    return send(res, 200, identityBody(row), `"${row.version}"`);
+    const { rows: [updated] } = await pool.query(UPDATE, [tenant, target, body.displayName]);
+    return send(res, 200, identityBody(updated), `"${updated.version}"`);
   }
-  if (!relation) {
-    const { rows: [row] } = await pool.query(IDENTITY, [tenant, target]);
-    return row ? send(res, 200, identityBody(row), `"${row.version}"`) : send(res, 404, { status: 404 });
-  }
-  if (relation === 'accounts') return send(res, 200, accountsBody((await pool.query(ACCOUNTS, [tenant, target])).rows, caller.type === 'access' ? caller.account_id : null));
+  if (!relation) return send(res, 200, identityBody(row), `"${row.version}"`);
+  if (relation === 'accounts') return send(res, 200, accountsBody((await pool.query(ACCOUNTS, [tenant, target])).rows, caller.t_type === 'access' ? caller.t_account_id : null));
   if (relation === 'friends') {
     const { rows } = await pool.query(FRIENDS, [tenant, target, limit === null ? null : Number(limit)]);
     return send(res, 200, rows.map((r) => ({ identityId: r.identity_id, ...present({ displayName: r.display_name, smallPictures: r.small_pictures, mediumPictures: r.medium_pictures, largePictures: r.large_pictures }) })));

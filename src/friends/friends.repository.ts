@@ -16,7 +16,9 @@ export class FriendsRepository {
 
   /**
    * Friends ordered by display name (absent sorts as empty), then id, both
-   * byte by byte; one more than the page's limit, after its cursor.
+   * byte by byte; one more than the page's limit, after its cursor. The
+   * friends' ids are gathered first and their identities fetched by primary
+   * key: a join lets PostgreSQL scan the whole tenant for a long list.
    */
   findFriends(
     tenantId: string,
@@ -29,9 +31,10 @@ export class FriendsRepository {
       SELECT i.identity_id AS "identityId", i.display_name AS "displayName",
              i.small_pictures AS "smallPictures", i.medium_pictures AS "mediumPictures",
              i.large_pictures AS "largePictures"
-        FROM friendship f
-        JOIN identity i ON i.tenant_id = f.tenant_id AND i.identity_id = f.friend_id
-       WHERE f.tenant_id = ${tenantId} AND f.identity_id = ${identityId}
+        FROM identity i
+       WHERE i.tenant_id = ${tenantId}
+         AND i.identity_id = ANY (ARRAY(SELECT f.friend_id FROM friendship f
+                                         WHERE f.tenant_id = ${tenantId} AND f.identity_id = ${identityId}))
          AND (${afterId}::text IS NULL
               OR (coalesce(i.display_name, ''), i.identity_id) > (${afterName}::text, ${afterId}::text))
        ORDER BY coalesce(i.display_name, ''), i.identity_id

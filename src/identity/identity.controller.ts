@@ -121,12 +121,13 @@ export class IdentityController {
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PartialIdentityResponse> {
-    const { tenantId, identityId } = caller;
+    const { tenantId, identityId, identity } = caller;
     return withEtag(
       res,
       await this.identities.updateIdentity(
         tenantId,
         identityId,
+        identity,
         update,
         ifMatch,
       ),

@@ -8,25 +8,47 @@ export type IdentityRecord = Omit<IdentityRow, 'properties'> & {
   properties: unknown;
 };
 
+/** The column of each field of an IdentityRecord. */
+export const IDENTITY_COLUMN = {
+  identityId: 'identity_id',
+  version: 'version',
+  displayName: 'display_name',
+  userName: 'user_name',
+  emailAddress: 'email_address',
+  emailAddresses: 'email_addresses',
+  emailAddressVerified: 'email_address_verified',
+  givenName: 'given_name',
+  givenNames: 'given_names',
+  surname: 'surname',
+  surnames: 'surnames',
+  locality: 'locality',
+  localities: 'localities',
+  mobilePhone: 'mobile_phone',
+  mobilePhoneVerified: 'mobile_phone_verified',
+  privatePersonalIdentifier: 'private_personal_identifier',
+  lastLogin: 'last_login',
+  smallPictures: 'small_pictures',
+  mediumPictures: 'medium_pictures',
+  largePictures: 'large_pictures',
+  userNamePasswordAccountUserName: 'user_name_password_account_user_name',
+  oldIdentityIds: 'old_identity_ids',
+  properties: 'properties',
+  disabled: 'disabled',
+  isArchived: 'is_archived',
+} as const satisfies Record<keyof IdentityRecord, string>;
+
+const IDENTITY_KEYS = Object.keys(IDENTITY_COLUMN) as (keyof IdentityRecord)[];
+
 /**
  * The columns of an IdentityRecord from the table aliased `i`, named as its
  * fields, for raw queries that read an identity together with other facts
  * in one round trip.
  */
-export const IDENTITY_RECORD_COLUMNS = Prisma.sql`
-  i.identity_id AS "identityId", i.version, i.display_name AS "displayName",
-  i.user_name AS "userName", i.email_address AS "emailAddress",
-  i.email_addresses AS "emailAddresses",
-  i.email_address_verified AS "emailAddressVerified",
-  i.given_name AS "givenName", i.given_names AS "givenNames", i.surname,
-  i.surnames, i.locality, i.localities, i.mobile_phone AS "mobilePhone",
-  i.mobile_phone_verified AS "mobilePhoneVerified",
-  i.private_personal_identifier AS "privatePersonalIdentifier",
-  i.last_login AS "lastLogin", i.small_pictures AS "smallPictures",
-  i.medium_pictures AS "mediumPictures", i.large_pictures AS "largePictures",
-  i.user_name_password_account_user_name AS "userNamePasswordAccountUserName",
-  i.old_identity_ids AS "oldIdentityIds", i.properties, i.disabled,
-  i.is_archived AS "isArchived"`;
+export const IDENTITY_RECORD_COLUMNS = Prisma.raw(
+  IDENTITY_KEYS.map((key) => `i.${IDENTITY_COLUMN[key]} AS "${key}"`).join(
+    ', ',
+  ),
+);
 
 /**
  * The identity in a raw row that selected IDENTITY_RECORD_COLUMNS through an
@@ -40,31 +62,3 @@ export function identityOf(row: {
   for (const key of IDENTITY_KEYS) identity[key] = row[key];
   return identity as IdentityRecord;
 }
-
-const IDENTITY_KEYS: (keyof IdentityRecord)[] = [
-  'identityId',
-  'version',
-  'displayName',
-  'userName',
-  'emailAddress',
-  'emailAddresses',
-  'emailAddressVerified',
-  'givenName',
-  'givenNames',
-  'surname',
-  'surnames',
-  'locality',
-  'localities',
-  'mobilePhone',
-  'mobilePhoneVerified',
-  'privatePersonalIdentifier',
-  'lastLogin',
-  'smallPictures',
-  'mediumPictures',
-  'largePictures',
-  'userNamePasswordAccountUserName',
-  'oldIdentityIds',
-  'properties',
-  'disabled',
-  'isArchived',
-];

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { appendEvents } from '../events/events.repository';
-import type { IdentityRecord } from './identity.record';
+import { appendEvents, appendEventsOf } from '../events/events.repository';
+import { Prisma } from '../generated/prisma/client';
+import {
+  IDENTITY_COLUMN,
+  IDENTITY_RECORD_COLUMNS,
+  IdentityRecord,
+} from './identity.record';
 
 /** Columns a write may change. */
 export type IdentityChanges = Partial<
@@ -34,35 +39,91 @@ export class IdentityRepository {
   }
 
   /**
-   * Updates an identity in one transaction: locks its row, hands the
-   * current state to `plan`, and writes what the plan returns with a new
-   * version (a conditional update on the version read) and its change
-   * event. Writers of one identity queue on the row lock instead of
-   * retrying, so concurrent updates are applied one after the other.
+   * Updates an identity. `plan` turns its current state into changes. The
+   * plan made on `known` (the state the request already read) is written in
+   * one statement, with its change event, if the identity is still at that
+   * version; if it changed meanwhile, or nothing is known, the update queues
+   * on the row lock (lockedUpdate).
    */
-  updateIdentity(
+  async updateIdentity(
+    tenantId: string,
+    identityId: string,
+    known: IdentityRecord | null,
+    plan: (current: IdentityRecord) => IdentityChanges | 'unchanged' | 'stale',
+  ): Promise<UpdateOutcome> {
+    if (known) {
+      const changes = plan(known);
+      if (changes === 'stale') return { outcome: 'stale' };
+      if (changes === 'unchanged') return { outcome: 'done', row: known };
+      const row = await this.writeAtVersion(
+        tenantId,
+        identityId,
+        known.version,
+        changes,
+      );
+      if (row) return { outcome: 'done', row };
+    }
+    return this.lockedUpdate(tenantId, identityId, plan);
+  }
+
+  /** Writes `changes` and their event if the identity is at `version`; one statement. */
+  private async writeAtVersion(
+    tenantId: string,
+    identityId: string,
+    version: bigint,
+    changes: IdentityChanges,
+  ): Promise<IdentityRecord | undefined> {
+    const assignments = Object.entries(changes).map(
+      ([field, value]) =>
+        Prisma.sql`${Prisma.raw(IDENTITY_COLUMN[field as keyof IdentityChanges])} = ${
+          field === 'properties'
+            ? Prisma.sql`${JSON.stringify(value)}::jsonb`
+            : (value as unknown)
+        }`,
+    );
+    const [row] = await this.database.prisma.$queryRaw<IdentityRecord[]>`
+      WITH updated AS (
+        UPDATE identity AS i
+           SET ${Prisma.join(assignments)},
+               version = nextval('identity_version_seq'), updated_at = now()
+         WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}
+           AND i.version = ${version}
+        RETURNING ${IDENTITY_RECORD_COLUMNS}
+      ), event AS (${appendEventsOf('updated', tenantId, 'updated', Object.keys(changes))})
+      SELECT * FROM updated`;
+    return row;
+  }
+
+  /**
+   * Updates an identity in one transaction: locks and reads its row (with
+   * the next version number, in the same statement), hands the current
+   * state to `plan`, and writes what the plan returns and its change event.
+   * Writers of one identity queue on the row lock instead of retrying, so
+   * concurrent updates are applied one after the other. A version number
+   * drawn for a write that does not happen is skipped, as sequences do.
+   */
+  private lockedUpdate(
     tenantId: string,
     identityId: string,
     plan: (current: IdentityRecord) => IdentityChanges | 'unchanged' | 'stale',
   ): Promise<UpdateOutcome> {
     return this.database.prisma.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<unknown[]>`
-        SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${identityId} FOR UPDATE`;
-      if (locked.length === 0) return { outcome: 'missing' } as const;
-      const current = await tx.identity.findUniqueOrThrow({
-        where: { tenantId_identityId: { tenantId, identityId } },
-        omit: OMIT,
-      });
+      const [locked] = await tx.$queryRaw<
+        (IdentityRecord & { nextVersion: bigint })[]
+      >`
+        SELECT ${IDENTITY_RECORD_COLUMNS}, nextval('identity_version_seq') AS "nextVersion"
+          FROM identity i
+         WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}
+           FOR UPDATE`;
+      if (!locked) return { outcome: 'missing' } as const;
+      const { nextVersion, ...current } = locked;
       const changes = plan(current);
       if (changes === 'stale') return { outcome: 'stale' } as const;
       if (changes === 'unchanged')
         return { outcome: 'done', row: current } as const;
-      const [{ version }] = await tx.$queryRaw<
-        { version: bigint }[]
-      >`SELECT nextval('identity_version_seq') AS version`;
-      const [updated] = await tx.identity.updateManyAndReturn({
-        where: { tenantId, identityId, version: current.version },
-        data: { ...changes, version, updatedAt: new Date() },
+      const updated = await tx.identity.update({
+        where: { tenantId_identityId: { tenantId, identityId } },
+        data: { ...changes, version: nextVersion, updatedAt: new Date() },
         omit: OMIT,
       });
       await appendEvents(tx, tenantId, [

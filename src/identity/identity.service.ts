@@ -46,19 +46,22 @@ export class IdentityService {
   }
 
   /**
-   * Applies a PUT to the identity. With If-Match, the write happens only if
-   * the identity still has that tag when its row is locked: of writers
+   * Applies a PUT to the identity, planned on `known` (the caller's identity
+   * as read with its token) when given. With If-Match, the write happens
+   * only if the identity still has that tag when it is written: of writers
    * holding the same tag exactly one wins, the others get 412.
    */
   async updateIdentity(
     tenantId: string,
     identityId: string,
+    known: IdentityRecord | null,
     update: IdentityUpdate,
     ifMatch?: string,
   ): Promise<IdentityRepresentation> {
     const result = await this.identities.updateIdentity(
       tenantId,
       identityId,
+      known,
       (current) => {
         if (!ifMatchAllows(ifMatch, current.version.toString())) return 'stale';
         const { changes, fields } = applyUpdate(current, update);
