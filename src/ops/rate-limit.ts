@@ -114,16 +114,56 @@ export class RedisThrottlerStorage
   }
 }
 
+/**
+ * The same fixed windows in this process, for a single instance: one
+ * counter per key, O(1) per request, swept once a second. (The library's
+ * own store keeps every hit's time and filters them on each request.)
+ */
+export class MemoryThrottlerStorage
+  implements ThrottlerStorage, OnApplicationShutdown
+{
+  private readonly windows = new Map<string, { hits: number; ends: number }>();
+  private readonly sweeper = setInterval(() => this.sweep(), 1000).unref();
+
+  async increment(key: string, ttl: number, limit: number) {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (!window || window.ends <= now) {
+      window = { hits: 0, ends: now + ttl };
+      this.windows.set(key, window);
+    }
+    const hits = ++window.hits;
+    const seconds = Math.max(1, Math.ceil((window.ends - now) / 1000));
+    return {
+      totalHits: hits,
+      timeToExpire: seconds,
+      isBlocked: hits > limit,
+      timeToBlockExpire: hits > limit ? seconds : 0,
+    };
+  }
+
+  private sweep(now = Date.now()) {
+    for (const [key, window] of this.windows)
+      if (window.ends <= now) this.windows.delete(key);
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+}
+
 export const RATE_LIMIT_STORAGE = Symbol('RATE_LIMIT_STORAGE');
 
-/** The Redis counter store when REDIS_URL is set; null keeps counters in memory. */
+/** Counters in Redis when REDIS_URL is set, in this process otherwise. */
 @Module({
   providers: [
     {
       provide: RATE_LIMIT_STORAGE,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        config.redisUrl ? new RedisThrottlerStorage(config.redisUrl) : null,
+      useFactory: (config: AppConfig): ThrottlerStorage =>
+        config.redisUrl
+          ? new RedisThrottlerStorage(config.redisUrl)
+          : new MemoryThrottlerStorage(),
     },
   ],
   exports: [RATE_LIMIT_STORAGE],
@@ -133,10 +173,10 @@ export class RateLimitStorageModule {}
 export const RateLimitModule = ThrottlerModule.forRootAsync({
   imports: [RateLimitStorageModule],
   inject: [AppConfig, RATE_LIMIT_STORAGE],
-  useFactory: (config: AppConfig, storage: RedisThrottlerStorage | null) => ({
+  useFactory: (config: AppConfig, storage: ThrottlerStorage) => ({
     throttlers: [
       { ttl: config.rateLimitWindowSeconds * 1000, limit: config.rateLimit },
     ],
-    storage: storage ?? undefined,
+    storage,
   }),
 });
