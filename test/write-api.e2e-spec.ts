@@ -430,6 +430,53 @@ describe('PUT and DELETE', () => {
       ).toHaveLength(4);
     });
 
+    it('plans again on the current state when the state read with the token is already stale', async () => {
+      const identities = t.app.get(IdentityService);
+      const read = await t.database.prisma.identity.findUniqueOrThrow({
+        where: {
+          tenantId_identityId: { tenantId: 'example', identityId: 'ada' },
+        },
+        omit: { tenantId: true, createdAt: true, updatedAt: true },
+      });
+      // Another writer changes the identity after the request read it.
+      await t
+        .http()
+        .put(API)
+        .set(bearer(TOKENS.ada))
+        .set(json)
+        .send({ surnames: ['Lovelace', 'Byron'] })
+        .expect(200);
+      const { body, etag } = await identities.updateIdentity(
+        'example',
+        'ada',
+        read,
+        { displayName: 'Countess' },
+      );
+      expect(body).toMatchObject({
+        displayName: 'Countess',
+        surnames: ['Lovelace', 'Byron'],
+      });
+      const now = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      expect(now.headers.etag).toBe(etag);
+      expect(now.body).toStrictEqual(body);
+      expect(
+        (await events('ada')).filter((e) => e.type === 'updated'),
+      ).toStrictEqual([
+        { type: 'updated', fields: ['surnames'], relatedIdentityId: null },
+        { type: 'updated', fields: ['displayName'], relatedIdentityId: null },
+      ]);
+      // With the tag of that stale state, the write is refused.
+      await expect(
+        identities.updateIdentity(
+          'example',
+          'ada',
+          read,
+          { displayName: 'Ada' },
+          `"${read.version}"`,
+        ),
+      ).rejects.toMatchObject({ status: 412 });
+    });
+
     it('accepts the current tag and *', async () => {
       const { headers } = await t
         .http()
