@@ -35,10 +35,20 @@ const ACCOUNTS = `
     FROM account_provider p LEFT JOIN account a ON a.tenant_id = p.tenant_id AND a.account_provider_id = p.account_provider_id AND a.identity_id = $2
    WHERE p.tenant_id = $1 ORDER BY p.position, a.account_id`;
 const FRIENDS = `
-  SELECT i.identity_id, i.display_name, i.small_pictures, i.medium_pictures, i.large_pictures
-    FROM identity i
-   WHERE i.tenant_id = $1 AND i.identity_id = ANY (ARRAY(SELECT f.friend_id FROM friendship f WHERE f.tenant_id = $1 AND f.identity_id = $2))
-   ORDER BY coalesce(i.display_name, ''), i.identity_id LIMIT $3`;
+  WITH fetched AS (
+    SELECT i.identity_id, coalesce(i.display_name, '') AS sort_name, i.display_name, i.small_pictures, i.medium_pictures, i.large_pictures
+      FROM identity i
+     WHERE i.tenant_id = $1 AND i.identity_id = ANY (ARRAY(SELECT f.friend_id FROM friendship f WHERE f.tenant_id = $1 AND f.identity_id = $2))
+     ORDER BY 2, 1 LIMIT $3::int + 1
+  ), numbered AS (SELECT fetched.*, row_number() OVER (ORDER BY sort_name, identity_id) AS n FROM fetched),
+  page AS (SELECT * FROM numbered WHERE $3::int IS NULL OR n <= $3::int)
+  SELECT (SELECT string_agg(json_strip_nulls(row_to_json((
+            SELECT f FROM (SELECT page.identity_id AS "identityId", page.display_name AS "displayName",
+                                  nullif(page.small_pictures, '{}') AS "smallPictures", nullif(page.medium_pictures, '{}') AS "mediumPictures",
+                                  nullif(page.large_pictures, '{}') AS "largePictures") AS f)))::text, ',' ORDER BY n) FROM page) AS items,
+         (SELECT count(*)::int FROM numbered) AS fetched,
+         last.sort_name AS last_name, last.identity_id AS last_id
+    FROM (SELECT 1) AS one LEFT JOIN (SELECT sort_name, identity_id FROM page ORDER BY n DESC LIMIT 1) AS last ON true`;
 const ROLES = `SELECT role_name FROM role_assignment WHERE tenant_id = $1 AND identity_id = $2 ORDER BY role_name LIMIT $3`;
 
 function identityBody(r) {
@@ -100,15 +110,15 @@ async function handle(req, res) {
   if (!relation) return send(res, 200, identityBody(row), `"${row.version}"`);
   if (relation === 'accounts') return send(res, 200, accountsBody((await pool.query(ACCOUNTS, [tenant, target])).rows, caller.t_type === 'access' ? caller.t_account_id : null));
   if (relation === 'friends') {
-    const { rows } = await pool.query(FRIENDS, [tenant, target, limit === null ? null : Number(limit)]);
-    return send(res, 200, rows.map((r) => ({ identityId: r.identity_id, ...present({ displayName: r.display_name, smallPictures: r.small_pictures, mediumPictures: r.medium_pictures, largePictures: r.large_pictures }) })));
+    const { rows: [page] } = await pool.query(FRIENDS, [tenant, target, limit === null ? null : Number(limit)]);
+    return send(res, 200, `[${page.items ?? ''}]`);
   }
   const { rows } = await pool.query(ROLES, [tenant, target, limit === null ? null : Number(limit)]);
   return send(res, 200, rows.map((r) => ({ name: r.role_name })));
 }
 
 function send(res, status, body, etag) {
-  const json = JSON.stringify(body);
+  const json = typeof body === 'string' ? body : JSON.stringify(body);
   const headers = { 'Content-Type': status < 400 ? 'application/json; charset=utf-8' : 'application/problem+json', 'Content-Length': Buffer.byteLength(json), 'Cache-Control': 'private, no-cache' };
   if (etag) headers.ETag = etag;
   res.writeHead(status, headers).end(json);

@@ -22,8 +22,13 @@ const { values } = parseArgs({
     only: { type: 'string' },
     duration: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    // Another build of the service, e.g. a platform experiment's dist/main.js.
+    service: { type: 'string' },
+    // Node/V8 flags for the service process, e.g. "--trace-gc".
+    'node-flags': { type: 'string' },
   },
 });
+const SERVICE = values.service ? resolve(values.service) : join(ROOT, 'dist', 'main.js');
 const QUICK = values.quick;
 const SIZE = QUICK ? 2000 : 100000;
 const WARMUP = QUICK ? 1 : 3;
@@ -50,8 +55,12 @@ function start(script, port, extra = {}) {
   // The service as deployed (one log line per request, to stdout, which is
   // discarded here), with a rate limit the benchmark cannot reach.
   const env = { PATH: process.env.PATH, PORT: String(port), DATABASE_URL, SEED_DEMO: 'false', RATE_LIMIT: '1000000', ...extra };
-  const flags = values['cpu-prof'] && script.endsWith('main.js') ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
-  const child = spawn(process.execPath, [...flags, script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = script === SERVICE;
+  const flags = [
+    ...(service && values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
+    ...(service && values['node-flags'] ? values['node-flags'].split(' ') : []),
+  ];
+  const child = spawn(process.execPath, [...flags, script], { env, stdio: ['ignore', values['node-flags'] ? 'inherit' : 'ignore', 'inherit'] });
   return new Promise((ready, fail) => {
     const timer = setInterval(async () => {
       const up = await fetch(`http://127.0.0.1:${port}/bench/api/identity/v1`).then(() => true, () => false);
@@ -141,7 +150,7 @@ async function runAll(script, port, extra) {
 
 /** The baseline must answer exactly what the service answers. */
 async function verifySameBodies() {
-  const [service, baseline] = [await start(join(ROOT, 'dist', 'main.js'), 3201), await start(join(__dirname, 'baseline.js'), 3202)];
+  const [service, baseline] = [await start(SERVICE, 3201), await start(join(__dirname, 'baseline.js'), 3202)];
   try {
     const { isDeepStrictEqual } = require('node:util');
     const checks = [
@@ -173,7 +182,7 @@ async function main() {
     });
   }
   await verifySameBodies();
-  const service = await runAll(join(ROOT, 'dist', 'main.js'), 3201, {});
+  const service = await runAll(SERVICE, 3201, {});
   const baseline = await runAll(join(__dirname, 'baseline.js'), 3202, {});
   const rows = service.results.map(([scenario, s], i) => {
     const b = baseline.results[i][1];
@@ -187,7 +196,7 @@ async function main() {
     console.log(`| ${scenario} | ${s.rps} | ${s.p50} | ${s.p99} | ${s.errors} | ${b.rps} | ${b.p50} | ${b.p99} | ${b.errors} | ${ratio} |`);
   const peak = service.peakRss;
   console.log(`\nPeak RSS of the service: ${peak} MB (of the baseline: ${baseline.peakRss} MB); after each scenario: ${service.results.map(([, s]) => s.peakRssMb).join(', ')} MB`);
-  if (values.only || values.duration) console.log('(a partial run: bench/results.json is left as it was)');
+  if (values.only || values.duration || values.service || values['node-flags']) console.log('(a partial run: bench/results.json is left as it was)');
   else writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify({ machine, quick: QUICK, identities: SIZE, peakRssMb: peak, baselinePeakRssMb: baseline.peakRss, scenarios: rows }, null, 2)}\n`);
   if (rows.some((r) => r.service.errors > 0 || r.baseline.errors > 0)) {
     console.error('Some requests failed.');

@@ -208,6 +208,9 @@ describe('GET endpoints (example tenant)', () => {
       },
       { identityId: 'mary', displayName: 'Mary Somerville' },
     ]);
+    // The database writes the elements; the bytes are those of JSON.stringify.
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.text).toBe(JSON.stringify(res.body));
   });
 
   it('makes friendship mutual', async () => {

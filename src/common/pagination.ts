@@ -65,10 +65,19 @@ export function sendPage<T>(
 ): T[] {
   if (page.limit === undefined || rows.length <= page.limit) return rows;
   const items = rows.slice(0, page.limit);
-  const cursor = encodeCursor(keyOf(items[items.length - 1]));
+  setNextLink(res, path, page.limit, keyOf(items[items.length - 1]));
+  return items;
+}
+
+/** `Link: <…>; rel="next"` to the page after the element with sort key `last`. */
+export function setNextLink(
+  res: Response,
+  path: string,
+  limit: number,
+  last: string[],
+): void {
   res.setHeader(
     'Link',
-    `<${path}?limit=${page.limit}&cursor=${cursor}>; rel="next"`,
+    `<${path}?limit=${limit}&cursor=${encodeCursor(last)}>; rel="next"`,
   );
-  return items;
 }

@@ -10,9 +10,9 @@ import {
   ApiPaging,
   LINK,
 } from '../common/http/api-docs';
-import { PageQuery, sendPage, toPage } from '../common/pagination';
+import { PageQuery, setNextLink, toPage } from '../common/pagination';
 import { FriendResponse } from './friends.dto';
-import { friendKey, FriendsService } from './friends.service';
+import { FriendsService } from './friends.service';
 
 @ApiTags('friends')
 @Controller(':tenant/api/identity/v1')
@@ -34,7 +34,7 @@ export class FriendsController {
     @Query() query: PageQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<FriendResponse[]> {
+  ): Promise<string> {
     return this.page(caller.tenantId, caller.identityId, query, req, res);
   }
 
@@ -55,7 +55,7 @@ export class FriendsController {
     @Query() query: PageQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<FriendResponse[]> {
+  ): Promise<string> {
     return this.page(caller.tenantId, target.identityId, query, req, res);
   }
 
@@ -67,7 +67,11 @@ export class FriendsController {
     res: Response,
   ) {
     const page = toPage(query, 2);
-    const friends = await this.friends.listFriends(tenantId, identityId, page);
-    return sendPage(res, req.path, page, friends, friendKey);
+    const found = await this.friends.listFriends(tenantId, identityId, page);
+    if (found.more && found.last)
+      setNextLink(res, req.path, page.limit!, found.last);
+    // The body comes serialized from the database.
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    return `[${found.items}]`;
   }
 }
