@@ -4,7 +4,9 @@ import {
   IDENTITY_RECORD_COLUMNS,
   identityOf,
   IdentityRecord,
+  Nullable,
 } from '../identity/identity.record';
+import type { IssuerRow } from '../tenants/tenant-data';
 
 export interface TokenRecord {
   tenantId: string;
@@ -19,18 +21,8 @@ export interface TokenRecord {
   identity: IdentityRecord | null;
 }
 
-type Nullable<T> = { [K in keyof T]: T[K] | null };
-
-export interface IssuerConfig {
-  issuer: string;
-  jwksUri: string | null;
-  audiences: string[];
-  algorithms: string[];
-  identityClaim: string;
-  accountClaim: string | null;
-  appIdClaims: string[];
-  scopeClaim: string;
-}
+/** An authorization server whose JWTs a tenant accepts, as the verifier reads it. */
+export type IssuerConfig = Omit<IssuerRow, 'position'>;
 
 export interface IdentityCaller {
   isAdmin: boolean;

@@ -8,6 +8,9 @@ export type IdentityRecord = Omit<IdentityRow, 'properties'> & {
   properties: unknown;
 };
 
+/** A raw row's columns from an outer join: each may be null. */
+export type Nullable<T> = { [K in keyof T]: T[K] | null };
+
 /** The column of each field of an IdentityRecord. */
 export const IDENTITY_COLUMN = {
   identityId: 'identity_id',
@@ -54,9 +57,9 @@ export const IDENTITY_RECORD_COLUMNS = Prisma.raw(
  * The identity in a raw row that selected IDENTITY_RECORD_COLUMNS through an
  * outer join: null when no identity was joined.
  */
-export function identityOf(row: {
-  [K in keyof IdentityRecord]: IdentityRecord[K] | null;
-}): IdentityRecord | null {
+export function identityOf(
+  row: Nullable<IdentityRecord>,
+): IdentityRecord | null {
   if (row.identityId === null) return null;
   const identity: Record<string, unknown> = {};
   for (const key of IDENTITY_KEYS) identity[key] = row[key];
