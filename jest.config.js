@@ -21,24 +21,62 @@ const common = {
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apidevtools|jose)/)'],
 };
 
-/** End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. */
-const e2e = (name, database, extra = []) => ({
+/**
+ * End-to-end tests run twice: on PostgreSQL and on the embedded PGlite. The
+ * global setup migrates a template database once; each test's database is a
+ * copy of it.
+ */
+const e2e = (name, database, hooks, extra = []) => ({
   ...common,
   displayName: name,
   rootDir: '.',
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', ...extra],
   globals: { TEST_DATABASE_KIND: database },
+  ...hooks,
 });
 
 module.exports = {
   // Starting a server or an embedded database takes seconds on a loaded machine.
   testTimeout: 60_000,
+  // Each test's result as it finishes, then the usual summary. Not verbose,
+  // which would list a lone file's tests a second time at its end.
+  reporters: ['default', '<rootDir>/test/support/progress-reporter.js'],
+  verbose: false,
+  // Every test file loads the service's modules anew (Nest, Prisma, PGlite)
+  // and the heap keeps some of each: in Jest's own process it passes 1 GB by
+  // the end of a run, and every file after runs slower. Tests run in a
+  // worker instead, restarted once its heap passes this.
+  workerIdleMemoryLimit: '600MB',
   projects: [
-    { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      rootDir: '.',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+    },
     // *.pg-e2e-spec.ts need servers several processes share (PostgreSQL, Redis).
-    e2e('e2e-postgres', 'postgres', ['<rootDir>/test/**/*.pg-e2e-spec.ts']),
-    e2e('e2e-embedded', 'embedded'),
+    e2e(
+      'e2e-postgres',
+      'postgres',
+      { globalSetup: '<rootDir>/test/support/postgres-setup.ts' },
+      ['<rootDir>/test/**/*.pg-e2e-spec.ts'],
+    ),
+    // *.embedded-e2e-spec.ts need an embedded database on disk, not a shared server.
+    e2e(
+      'e2e-embedded',
+      'embedded',
+      {
+        globalSetup: '<rootDir>/test/support/embedded-setup.ts',
+        globalTeardown: '<rootDir>/test/support/embedded-teardown.ts',
+      },
+      ['<rootDir>/test/**/*.embedded-e2e-spec.ts'],
+    ),
     // A real browser against the built server (Debian's chromium).
-    { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/**/*.browser-spec.ts'] },
+    {
+      ...common,
+      displayName: 'browser',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/**/*.browser-spec.ts'],
+    },
   ],
 };

@@ -6,12 +6,20 @@
 // Each route uses the fewest round trips the work allows: the token lookup
 // reads the caller's identity with it, an {id} route reads the target once,
 // and PUT writes the identity and its change event in one statement.
+//
+// Every query is a named statement, so each connection parses and plans it
+// once and then only binds and executes it: the cheapest correct way to send
+// these queries. BASELINE_STATEMENTS=unnamed sends them as unnamed statements
+// instead, parsed and planned again on every request, as the service's
+// Prisma client does (`npm run bench -- --unnamed` shows both).
 const { createHash } = require('node:crypto');
 const { createServer } = require('node:http');
 const { Pool } = require('pg');
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const ROUTE = /^\/([^/]+)\/api\/identity\/v1(?:\/([^/?]+))?(?:\/(accounts|friends|roles))?$/;
+const NAMED = process.env.BASELINE_STATEMENTS !== 'unnamed';
+const query = (name, text, values) => pool.query(NAMED ? { name, text, values } : { text, values });
 const present = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0 && v !== o.accounts)));
 
 const CALLER = `
@@ -91,29 +99,29 @@ async function handle(req, res) {
   if (!m || !token) return send(res, 404, { status: 404 });
   let [, tenant, id, relation] = m;
   if (!relation && ['accounts', 'friends', 'roles'].includes(id)) [id, relation] = [undefined, id];
-  const { rows: [caller] } = await pool.query(CALLER, [createHash('sha256').update(token).digest('hex')]);
+  const { rows: [caller] } = await query('caller', CALLER, [createHash('sha256').update(token).digest('hex')]);
   if (!caller || caller.t_tenant_id !== tenant || caller.t_revoked_at || (caller.t_expires_at && caller.t_expires_at <= new Date()))
     return send(res, 401, { status: 401 });
   const target = id ?? caller.identity_id;
   // The {id} routes of an app token: the target, read once.
   let row = id ? undefined : caller;
   if (id && caller.t_type === 'app') {
-    row = (await pool.query(IDENTITY, [tenant, id])).rows[0];
+    row = (await query('identity', IDENTITY, [tenant, id])).rows[0];
     if (!row) return send(res, 404, { status: 404 });
   }
   const limit = url.searchParams.get('limit');
   if (req.method === 'PUT') {
     const body = JSON.parse(await new Promise((done) => { let b = ''; req.on('data', (c) => (b += c)); req.on('end', () => done(b)); }));
-    const { rows: [updated] } = await pool.query(UPDATE, [tenant, target, body.displayName]);
+    const { rows: [updated] } = await query('update', UPDATE, [tenant, target, body.displayName]);
     return send(res, 200, identityBody(updated), `"${updated.version}"`);
   }
   if (!relation) return send(res, 200, identityBody(row), `"${row.version}"`);
-  if (relation === 'accounts') return send(res, 200, accountsBody((await pool.query(ACCOUNTS, [tenant, target])).rows, caller.t_type === 'access' ? caller.t_account_id : null));
+  if (relation === 'accounts') return send(res, 200, accountsBody((await query('accounts', ACCOUNTS, [tenant, target])).rows, caller.t_type === 'access' ? caller.t_account_id : null));
   if (relation === 'friends') {
-    const { rows: [page] } = await pool.query(FRIENDS, [tenant, target, limit === null ? null : Number(limit)]);
+    const { rows: [page] } = await query('friends', FRIENDS, [tenant, target, limit === null ? null : Number(limit)]);
     return send(res, 200, `[${page.items ?? ''}]`);
   }
-  const { rows } = await pool.query(ROLES, [tenant, target, limit === null ? null : Number(limit)]);
+  const { rows } = await query('roles', ROLES, [tenant, target, limit === null ? null : Number(limit)]);
   return send(res, 200, rows.map((r) => ({ name: r.role_name })));
 }
 
@@ -125,5 +133,5 @@ function send(res, status, body, etag) {
 }
 
 createServer((req, res) => handle(req, res).catch(() => send(res, 500, { status: 500 }))).listen(Number(process.env.PORT ?? 3100), () =>
-  console.log(`Baseline listening on ${process.env.PORT ?? 3100}`),
+  console.log(`Baseline (${NAMED ? 'named' : 'unnamed'} statements) listening on ${process.env.PORT ?? 3100}`),
 );

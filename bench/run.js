@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// The benchmark: the production build and the node:http + pg baseline
-// (bench/baseline.js) in turn, on the same data, driven by autocannon with
+// The benchmark: the production build, the conventional peer (bench/peer.js,
+// NestJS + Passport + Prisma as a team would write it first, for the
+// scenarios it serves) and the floor (bench/baseline.js, node:http + pg with
+// prepared statements) in turn, on the same data, driven by autocannon with
 // 64 connections and rotating tokens and ids. Prints a table and writes
 // bench/results.json.
 //
 //   npm run bench              # 100,000-identity tenant, 15 s per scenario
 //   npm run bench -- --quick   # small data, a few seconds per scenario (CI)
+//   npm run bench -- --unnamed # also the floor with unnamed statements
 const { spawn, execFileSync } = require('node:child_process');
 const { readFileSync, writeFileSync } = require('node:fs');
 const { cpus, totalmem } = require('node:os');
@@ -22,6 +25,11 @@ const { values } = parseArgs({
     only: { type: 'string' },
     duration: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    // Sampled allocations of the service (Node's --heap-prof), in bench/profiles/.
+    'heap-prof': { type: 'boolean', default: false },
+    // The floor once more with unnamed statements, parsed and planned per
+    // request as the service's queries are; it adds a run of every scenario.
+    unnamed: { type: 'boolean', default: false },
     // Another build of the service, e.g. a platform experiment's dist/main.js.
     service: { type: 'string' },
     // Node/V8 flags for the service process, e.g. "--trace-gc".
@@ -29,6 +37,8 @@ const { values } = parseArgs({
   },
 });
 const SERVICE = values.service ? resolve(values.service) : join(ROOT, 'dist', 'main.js');
+const PEER = join(__dirname, 'peer.js');
+const FLOOR = join(__dirname, 'baseline.js');
 const QUICK = values.quick;
 const SIZE = QUICK ? 2000 : 100000;
 const WARMUP = QUICK ? 1 : 3;
@@ -51,15 +61,18 @@ async function identityCount() {
   }
 }
 
-function start(script, port, extra = {}) {
+// Node flags of the service while it is measured (not while its bodies are
+// checked, so that each profile is of one measured run).
+const SERVICE_FLAGS = [
+  ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
+  ...(values['heap-prof'] ? ['--heap-prof', '--heap-prof-dir', PROFILE_DIR] : []),
+  ...(values['node-flags'] ? values['node-flags'].split(' ') : []),
+];
+
+function start(script, port, extra = {}, flags = []) {
   // The service as deployed (one log line per request, to stdout, which is
   // discarded here), with a rate limit the benchmark cannot reach.
   const env = { PATH: process.env.PATH, PORT: String(port), DATABASE_URL, SEED_DEMO: 'false', RATE_LIMIT: '1000000', ...extra };
-  const service = script === SERVICE;
-  const flags = [
-    ...(service && values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
-    ...(service && values['node-flags'] ? values['node-flags'].split(' ') : []),
-  ];
   const child = spawn(process.execPath, [...flags, script], { env, stdio: ['ignore', values['node-flags'] ? 'inherit' : 'ignore', 'inherit'] });
   return new Promise((ready, fail) => {
     const timer = setInterval(async () => {
@@ -87,9 +100,11 @@ const IDS = Array.from({ length: 1000 }, (_, k) => `u${pad((k * 7919) % SIZE)}`)
 const SMALL_ACCESS = Array.from({ length: 100 }, (_, k) => `bench-small-1-access-${pad(Math.floor((k * Math.max(50, Math.round(SIZE / 100))) / 100))}`);
 
 const API = '/bench/api/identity/v1';
+// The third element marks the scenarios the peer serves.
+const BY_PEER = true;
 const ALL_SCENARIOS = [
-  ['GET current identity', () => ({ path: API, tokens: ACCESS })],
-  [`GET current identity (tenant of ${Math.max(50, Math.round(SIZE / 100))})`, () => ({ path: '/small-1/api/identity/v1', tokens: SMALL_ACCESS })],
+  ['GET current identity', () => ({ path: API, tokens: ACCESS }), BY_PEER],
+  [`GET current identity (tenant of ${Math.max(50, Math.round(SIZE / 100))})`, () => ({ path: '/small-1/api/identity/v1', tokens: SMALL_ACCESS }), BY_PEER],
   ['GET /{id} (admin app)', () => ({ paths: IDS.map((id) => `${API}/${id}`), tokens: APPS })],
   ['GET accounts', () => ({ path: `${API}/accounts`, tokens: ACCESS })],
   ['GET friends (20)', () => ({ path: `${API}/friends`, tokens: ACCESS })],
@@ -97,7 +112,7 @@ const ALL_SCENARIOS = [
   // Its latency on its own: at 64 connections the queue sets the p50.
   ['GET friends of the 5,000-friend identity, 1 connection', () => ({ path: `${API}/u000000/friends`, tokens: APPS, connections: 1 })],
   ['GET friends of the 5,000-friend identity, limit=100', () => ({ path: `${API}/u000000/friends?limit=100`, tokens: APPS })],
-  ['GET roles', () => ({ path: `${API}/roles`, tokens: ACCESS })],
+  ['GET roles', () => ({ path: `${API}/roles`, tokens: ACCESS }), BY_PEER],
   ['PUT display name', () => ({ path: API, tokens: ACCESS, put: true })],
 ];
 const SCENARIOS = ALL_SCENARIOS.filter(([name]) => !values.only || name.includes(values.only));
@@ -132,43 +147,57 @@ function peakRssMb(pid) {
   }
 }
 
-async function runAll(script, port, extra) {
-  const child = await start(script, port, extra);
-  const results = [];
+/** Runs the scenarios against one server; figures by scenario name. */
+async function runAll(script, port, extra, scenarios = SCENARIOS) {
+  const results = new Map();
+  if (!scenarios.length) return { results };
+  const child = await start(script, port, extra, script === SERVICE ? SERVICE_FLAGS : []);
   try {
-    for (const [name, make] of SCENARIOS) {
+    for (const [name, make] of scenarios) {
       const figures = await drive(port, make);
       // The peak so far: the scenario that raised it is the one to look at.
-      results.push([name, { ...figures, peakRssMb: peakRssMb(child.pid) }]);
+      results.set(name, { ...figures, peakRssMb: peakRssMb(child.pid) });
     }
   } finally {
     child.kill('SIGTERM');
     await new Promise((done) => child.once('exit', done));
   }
-  return { results, peakRss: results.at(-1)?.[1].peakRssMb };
+  return { results, peakRss: [...results.values()].at(-1).peakRssMb };
 }
 
-/** The baseline must answer exactly what the service answers. */
+/**
+ * The floor and the peer must answer exactly what the service answers: the
+ * same status, 200, and the same JSON body (compared parsed, so key order and
+ * headers such as ETag may differ).
+ */
 async function verifySameBodies() {
-  const [service, baseline] = [await start(SERVICE, 3201), await start(join(__dirname, 'baseline.js'), 3202)];
+  const servers = [];
   try {
+    for (const [script, port] of [[SERVICE, 3201], [FLOOR, 3202], [PEER, 3203]]) servers.push(await start(script, port));
     const { isDeepStrictEqual } = require('node:util');
     const checks = [
-      [API, ACCESS[1]],
+      [API, ACCESS[1], BY_PEER],
+      ['/small-1/api/identity/v1', SMALL_ACCESS[1], BY_PEER],
       [`${API}/accounts`, ACCESS[2]],
       [`${API}/friends`, ACCESS[3]],
-      [`${API}/roles`, ACCESS[4]],
+      [`${API}/roles`, ACCESS[4], BY_PEER],
       [`${API}/${IDS[5]}`, APPS[0]],
       [`${API}/u000000/friends?limit=100`, APPS[1]],
     ];
-    for (const [path, token] of checks) {
-      const get = async (port) => (await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-      const [a, b] = [await get(3201), await get(3202)];
-      if (!isDeepStrictEqual(a, b)) throw new Error(`The baseline answers ${path} differently:\n${JSON.stringify(a)}\n${JSON.stringify(b)}`);
+    for (const [path, token, byPeer] of checks) {
+      const get = async (port) => {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${token}` } });
+        return { status: res.status, body: await res.json() };
+      };
+      const expected = await get(3201);
+      if (expected.status !== 200) throw new Error(`The service answers ${path} with ${expected.status}`);
+      for (const [name, port] of [['floor', 3202], ...(byPeer ? [['peer', 3203]] : [])]) {
+        const actual = await get(port);
+        if (!isDeepStrictEqual(actual, expected)) throw new Error(`The ${name} answers ${path} differently:\n${JSON.stringify(expected)}\n${JSON.stringify(actual)}`);
+      }
     }
   } finally {
-    service.kill('SIGTERM');
-    baseline.kill('SIGTERM');
+    for (const server of servers) server.kill('SIGTERM');
     await new Promise((done) => setTimeout(done, 500));
   }
 }
@@ -183,22 +212,47 @@ async function main() {
   }
   await verifySameBodies();
   const service = await runAll(SERVICE, 3201, {});
-  const baseline = await runAll(join(__dirname, 'baseline.js'), 3202, {});
-  const rows = service.results.map(([scenario, s], i) => {
-    const b = baseline.results[i][1];
-    return { scenario, service: s, baseline: b, ratio: Number((s.rps / b.rps).toFixed(2)) };
+  const peer = await runAll(PEER, 3203, {}, SCENARIOS.filter(([, , byPeer]) => byPeer));
+  const floor = await runAll(FLOOR, 3202, {});
+  const unnamed = values.unnamed ? await runAll(FLOOR, 3204, { BASELINE_STATEMENTS: 'unnamed' }) : undefined;
+  const ratio = (a, b) => (b ? Number((a.rps / b.rps).toFixed(2)) : undefined);
+  const rows = SCENARIOS.map(([scenario]) => {
+    const [s, p, b, u] = [service, peer, floor, unnamed].map((server) => server?.results.get(scenario));
+    return { scenario, service: s, peer: p, baseline: b, unnamedBaseline: u, ratio: ratio(s, b), peerRatio: ratio(s, p), unnamedRatio: ratio(s, u) };
   });
   const machine = `${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   console.log(`\nBenchmark (${QUICK ? 'quick' : 'full'}: ${SIZE} identities, 64 connections, ${DURATION} s per scenario) on ${machine}\n`);
-  console.log('| Scenario | Service req/s | p50 ms | p99 ms | errors | Baseline req/s | p50 ms | p99 ms | errors | Ratio |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const { scenario, service: s, baseline: b, ratio } of rows)
-    console.log(`| ${scenario} | ${s.rps} | ${s.p50} | ${s.p99} | ${s.errors} | ${b.rps} | ${b.p50} | ${b.p99} | ${b.errors} | ${ratio} |`);
-  const peak = service.peakRss;
-  console.log(`\nPeak RSS of the service: ${peak} MB (of the baseline: ${baseline.peakRss} MB); after each scenario: ${service.results.map(([, s]) => s.peakRssMb).join(', ')} MB`);
-  if (values.only || values.duration || values.service || values['node-flags']) console.log('(a partial run: bench/results.json is left as it was)');
-  else writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify({ machine, quick: QUICK, identities: SIZE, peakRssMb: peak, baselinePeakRssMb: baseline.peakRss, scenarios: rows }, null, 2)}\n`);
-  if (rows.some((r) => r.service.errors > 0 || r.baseline.errors > 0)) {
+  const servers = ['Service', 'Peer', 'Floor', ...(unnamed ? ['Unnamed floor'] : [])];
+  const ratios = ['÷ floor', '÷ peer', ...(unnamed ? ['÷ unnamed'] : [])];
+  console.log(`| Scenario | ${servers.map((name) => `${name} req/s | p50 ms | p99 ms`).join(' | ')} | ${ratios.join(' | ')} |`);
+  console.log(`|---|${'---|'.repeat(servers.length * 3 + ratios.length)}`);
+  const cells = (f) => (f ? `${f.rps} | ${f.p50} | ${f.p99}` : '– | – | –');
+  for (const r of rows) {
+    const figures = [r.service, r.peer, r.baseline, ...(unnamed ? [r.unnamedBaseline] : [])].map(cells);
+    const quotients = [r.ratio, r.peerRatio ?? '–', ...(unnamed ? [r.unnamedRatio] : [])];
+    console.log(`| ${r.scenario} | ${figures.join(' | ')} | ${quotients.join(' | ')} |`);
+  }
+  const failures = rows.flatMap((r) =>
+    [['service', r.service], ['peer', r.peer], ['floor', r.baseline], ['unnamed floor', r.unnamedBaseline]]
+      .filter(([, f]) => f?.errors)
+      .map(([name, f]) => `${r.scenario}: ${name} ${f.errors}`),
+  );
+  console.log(failures.length ? `\nFailed requests (errors, timeouts, non-2xx): ${failures.join('; ')}` : '\nNo request failed.');
+  console.log(
+    `Peak RSS of the service: ${service.peakRss} MB (of the peer: ${peer.peakRss ?? '–'} MB, of the floor: ${floor.peakRss} MB); ` +
+      `after each scenario: ${[...service.results.values()].map((s) => s.peakRssMb).join(', ')} MB`,
+  );
+  if (values.only || values.duration || values.service || values['node-flags'] || values['cpu-prof'] || values['heap-prof'])
+    console.log('(a partial or profiled run: bench/results.json is left as it was)');
+  else {
+    const results = {
+      machine, date: new Date().toISOString().slice(0, 10), quick: QUICK, identities: SIZE,
+      peakRssMb: service.peakRss, peerPeakRssMb: peer.peakRss, baselinePeakRssMb: floor.peakRss, unnamedBaselinePeakRssMb: unnamed?.peakRss,
+      scenarios: rows,
+    };
+    writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  }
+  if (failures.length) {
     console.error('Some requests failed.');
     process.exitCode = 1;
   }

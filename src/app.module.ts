@@ -1,13 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { BearerAuthGuard } from './auth/bearer-auth.guard';
 import { IdentityAccessGuard } from './auth/identity-access.guard';
-import { TokenThrottlerGuard } from './ops/rate-limit';
+import { RouteTable } from './common/http/route-table';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ReadRoutingModule } from './database/replicas/read-routing.module';
 import { FriendsModule } from './friends/friends.module';
 import { IdentityModule } from './identity/identity.module';
 import { OpsModule } from './ops/ops.module';
@@ -21,7 +22,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule,
+        DiscoveryModule,
+        DatabaseModule.forRoot('service'),
         OpsModule,
         AuthModule,
         TenantsModule,
@@ -30,11 +32,12 @@ export class AppModule {
         FriendsModule,
         RolesModule,
         IdentityModule,
+        ...(config.databaseReplicaUrls.length ? [ReadRoutingModule] : []),
       ],
       providers: [
-        // Every route, in this order: rate limit (bad tokens count too),
-        // authentication, authorization.
-        { provide: APP_GUARD, useClass: TokenThrottlerGuard },
+        RouteTable,
+        // Every route, in this order: authentication, authorization (the
+        // rate limit is charged before routing, in app.setup.ts).
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: IdentityAccessGuard },
       ],

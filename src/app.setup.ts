@@ -1,16 +1,34 @@
-import { ValidationPipe } from '@nestjs/common';
-import { NestExpressApplication } from '@nestjs/platform-express';
-import helmet from 'helmet';
+import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import {
+  ExpressAdapter,
+  NestExpressApplication,
+} from '@nestjs/platform-express';
+import express from 'express';
 import type { Server } from 'node:http';
-import { Logger } from 'nestjs-pino';
 import { InvalidRequest } from './common/errors';
 import { answerClientErrors } from './common/http/client-errors';
-import { httpPolicy } from './common/http/http-policy';
+import { httpPolicy, requireJsonBody } from './common/http/http-policy';
+import { securityHeaders } from './common/http/security-headers';
+import { RouteTable } from './common/http/route-table';
 import { ProblemFilter } from './common/http/problem.filter';
 import { toFieldErrors } from './common/validation/field-errors';
 import { AppConfig } from './config/app-config';
-import { Metrics } from './ops/metrics';
+import { ReadRouting } from './database/replicas/read-routing';
+import { AppLogger } from './ops/logging';
+import { RequestObserver } from './ops/request-observer';
 import { setupOpenApi } from './ops/openapi';
+import { RateLimiter } from './ops/rate-limit/rate-limiter';
+
+/**
+ * The Express application the service runs on, set up before any route is
+ * registered: paths are case-sensitive (RFC 3986), so `…/v1/Accounts` names
+ * an identity and is not the accounts list.
+ */
+export function httpAdapter(): ExpressAdapter {
+  const server = express();
+  server.set('case sensitive routing', true);
+  return new ExpressAdapter(server);
+}
 
 /**
  * HTTP behaviour shared by the server and the end-to-end tests. The app must
@@ -21,13 +39,13 @@ export function configureApp(
   app: NestExpressApplication,
 ): NestExpressApplication {
   const config = app.get(AppConfig);
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   // ETags are set deliberately on identity responses only.
   app.set('etag', false);
   app.use(
-    helmet({
+    securityHeaders({
       crossOriginResourcePolicy: { policy: 'same-site' },
       // TLS ends at the gateway; the service itself may be reached over http.
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
@@ -46,12 +64,19 @@ export function configureApp(
         'X-Request-Id',
       ],
     });
-  app.use(app.get(Metrics).middleware);
-  app.use(httpPolicy(app.getHttpAdapter().getInstance()));
+  app.use(app.get(RequestObserver).middleware);
+  app.use(httpPolicy(app.get(RouteTable)));
+  // Charged before the body is read, so that 413, 415 and malformed JSON
+  // answers carry the rate-limit headers too.
+  app.use(app.get(RateLimiter).middleware);
+  // Past the rate limit, so that a refused request costs no lookup.
+  if (config.databaseReplicaUrls.length)
+    app.use(app.get(ReadRouting).middleware);
+  app.use(requireJsonBody);
   app.useBodyParser('json', { limit: '64kb' });
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(
-    new ValidationPipe({
+    new QueryAwareValidationPipe({
       transform: true,
       whitelist: true,
       exceptionFactory: (errors) => {
@@ -76,3 +101,21 @@ export function configureApp(
   app.enableShutdownHooks();
   return app;
 }
+
+/**
+ * The validation pipe, which leaves alone a query with no parameters: every
+ * query parameter is optional, so there is nothing to check, and most reads
+ * send none.
+ */
+class QueryAwareValidationPipe extends ValidationPipe {
+  async transform(value: unknown, metadata: ArgumentMetadata) {
+    if (metadata.type === 'query' && metadata.metatype && isEmptyObject(value))
+      return new (metadata.metatype as new () => object)();
+    return super.transform(value, metadata);
+  }
+}
+
+const isEmptyObject = (value: unknown) =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.keys(value).length === 0;

@@ -15,7 +15,7 @@ export class CliModule {
       module: CliModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule,
+        DatabaseModule.forRoot('command'),
         AuthModule,
         TenantsModule,
         IdentityModule,

@@ -1,16 +1,16 @@
-import { INestApplicationContext } from '@nestjs/common';
+import { ConsoleLogger, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AuthService } from './auth/auth.service';
+import { TokensService } from './auth/tokens.service';
 import { CliModule } from './cli.module';
 import { DomainError } from './common/errors';
-import { ConfigError, loadConfig } from './config/app-config';
-import { MigrationError } from './database/migrator';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { EventsService } from './events/events.service';
 import { IdentityService } from './identity/identity.service';
 import { TenantFileError } from './tenants/tenant-file.validator';
 import { TenantsService } from './tenants/tenants.service';
+import { explainStartupError } from './ops/startup';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -27,7 +27,10 @@ const USAGE = `Usage: npm run cli -- <command>
   events --tenant <t> [--after <id>] [--follow]
                                        print the change log as JSON lines`;
 
+/** Wrong usage of the command line: exit code 2. */
 class UsageError extends Error {}
+/** A well-formed command that cannot be done (unknown tenant or token): exit code 1. */
+class Refused extends Error {}
 
 const FOLLOW_POLL_MS = 500;
 
@@ -56,14 +59,20 @@ async function main(argv: string[]): Promise<void> {
   });
   const [command, ...args] = positionals;
   if (!command || opts.help) throw new UsageError(USAGE);
-  const config = loadConfig(process.env);
+  config = loadConfig(process.env);
   if (command === 'migrate') config.migrateOnStart = true;
   const app = await NestFactory.createApplicationContext(
     CliModule.forRoot(config),
-    {
-      logger: ['fatal', 'error', 'warn'],
-    },
+    // Failures to start reach main's catch, which says them in one line.
+    { bufferLogs: true, autoFlushLogs: false, abortOnError: false },
   );
+  app.useLogger(
+    new ConsoleLogger({
+      logLevels: ['fatal', 'error', 'warn'],
+      colors: Boolean(process.stderr.isTTY),
+    }),
+  );
+  app.flushLogs();
   try {
     await run(app, command, args, opts);
   } finally {
@@ -77,7 +86,7 @@ async function run(
   args: string[],
   opts: Record<string, string | boolean | string[] | undefined>,
 ): Promise<void> {
-  const [tenants, auth] = [app.get(TenantsService), app.get(AuthService)];
+  const [tenants, tokens] = [app.get(TenantsService), app.get(TokensService)];
   const need = (value: unknown, what: string) => {
     if (typeof value !== 'string' || value === '')
       throw new UsageError(`Missing ${what}.\n\n${USAGE}`);
@@ -111,7 +120,7 @@ async function run(
     case 'export': {
       const tenantId = need(args[0], 'the tenant to export');
       const file = await tenants.exportTenant(tenantId);
-      if (!file) throw new UsageError(`Unknown tenant "${tenantId}".`);
+      if (!file) throw new Refused(`Unknown tenant "${tenantId}".`);
       const json = `${JSON.stringify(file, null, 2)}\n`;
       if (typeof opts.output === 'string')
         return writeFileSync(opts.output, json);
@@ -123,7 +132,7 @@ async function run(
         throw new UsageError(
           '--ttl takes a number and a unit: 90s, 15m, 1h, 7d.',
         );
-      const secret = await auth.createToken({
+      const secret = await tokens.createToken({
         tenantId: need(opts.tenant, '--tenant'),
         identityId: opts.identity as string | undefined,
         accountId: opts.account as string | undefined,
@@ -136,16 +145,16 @@ async function run(
       return console.log(secret);
     }
     case 'token revoke': {
-      const revoked = await auth.revokeToken(
+      const revoked = await tokens.revokeToken(
         need(opts.tenant, '--tenant'),
         need(args[1], 'the token secret'),
       );
       if (!revoked)
-        throw new UsageError('No live token with that secret in this tenant.');
+        throw new Refused('No live token with that secret in this tenant.');
       return console.log('Revoked.');
     }
     case 'token list': {
-      for (const t of await auth.listTokens(need(opts.tenant, '--tenant')))
+      for (const t of await tokens.listTokens(need(opts.tenant, '--tenant')))
         console.log(
           JSON.stringify({
             id: t.id,
@@ -207,19 +216,18 @@ async function printEvents(
   }
 }
 
+let config: AppConfig | undefined;
+
 main(process.argv.slice(2)).catch((error: Error) => {
-  const known =
+  const usage =
     error instanceof UsageError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const known =
+    usage ||
+    error instanceof Refused ||
     error instanceof ConfigError ||
     error instanceof TenantFileError ||
-    error instanceof MigrationError ||
-    error instanceof DomainError ||
-    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-  console.error(known ? error.message : error.stack);
-  process.exit(
-    error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-      ? 2
-      : 1,
-  );
+    error instanceof DomainError;
+  console.error(known ? error.message : explainStartupError(error, config));
+  process.exit(usage ? 2 : 1);
 });

@@ -2,48 +2,70 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { configureApp, httpAdapter } from './app.setup';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { DemoSeeder } from './tenants/demo-seeder';
+import {
+  assertPortFree,
+  explainStartupError,
+  reportFatal,
+} from './ops/startup';
+import { DemoBanner, DemoSeeder } from './tenants/demo-seeder';
 import { setFlagsFromString } from 'node:v8';
 
 // Under load most garbage of a request outlives a scavenge or two and lands
 // in the old generation, which V8 lets grow to several times the live heap
 // (about 45 MB here) before collecting it. Growing it by at most a fifth
 // keeps the resident memory near 220 MB instead of 360 MB under the
-// benchmark, at no measurable cost in throughput (README, Benchmark).
+// benchmark, at no measurable cost in throughput (docs/benchmark.md).
 setFlagsFromString('--heap-growing-percent=20');
 
 async function bootstrap(config: AppConfig) {
+  await assertPortFree(config.port, config.host);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config),
+    httpAdapter(),
+    // Start-up failures reach the catch below, which says them in one line
+    // instead of Nest's own logs of them.
     {
       bodyParser: false,
       bufferLogs: true,
+      autoFlushLogs: false,
+      abortOnError: false,
     },
   );
   configureApp(app);
+  app.flushLogs();
   const seeder = app.get(DemoSeeder);
-  if (config.seedDemo) await seeder.seedIfEmpty();
-  await app.listen(config.port);
+  const loaded = config.seedDemo && (await seeder.seedIfEmpty());
+  if (config.host) await app.listen(config.port, config.host);
+  else await app.listen(config.port);
   const base = `http://localhost:${config.port}`;
   new Logger('Server').log(`Listening on ${base}`);
-  if (config.seedDemo && (await seeder.isDemoLoaded())) printDemo(base, seeder);
+  if (config.seedDemo) {
+    const banner = await seeder.banner();
+    if (banner) printDemo(base, banner, loaded);
+  }
 }
 
-function printDemo(base: string, seeder: DemoSeeder) {
-  const { tenantId, accessToken, appToken } = seeder.demoTokens();
-  console.log(
-    [
-      '',
-      `Demo tenant "${tenantId}" loaded.`,
-      `  Base URL:          ${base}/${tenantId}/api/identity/v1`,
-      `  Demo access token: ${accessToken}`,
-      `  Demo app token:    ${appToken}`,
-      `  Try:  curl -H "Authorization: Bearer ${accessToken}" ${base}/${tenantId}/api/identity/v1`,
-      '',
-    ].join('\n'),
-  );
+function printDemo(base: string, banner: DemoBanner, loaded: boolean) {
+  const api = `${base}/${banner.tenantId}/api/identity/v1`;
+  const lines = [
+    '',
+    loaded
+      ? `Demo tenant "${banner.tenantId}" loaded.`
+      : `Using the demo tenant "${banner.tenantId}".`,
+    `  Base URL:          ${api}`,
+    `  API docs:          ${base}/docs`,
+    `  Readiness:         ${base}/health/ready`,
+  ];
+  if (banner.accessToken)
+    lines.push(`  Demo access token: ${banner.accessToken}`);
+  if (banner.appToken) lines.push(`  Demo app token:    ${banner.appToken}`);
+  if (banner.accessToken)
+    lines.push(
+      `  Try:  curl -H "Authorization: Bearer ${banner.accessToken}" ${api}`,
+    );
+  console.log([...lines, ''].join('\n'));
 }
 
 let config: AppConfig;
@@ -51,10 +73,10 @@ try {
   config = loadConfig(process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
+  reportFatal(error.message);
   process.exit(2);
 }
-bootstrap(config).catch((error: Error) => {
-  console.error(`Start failed: ${error.message}`);
+bootstrap(config).catch((error: unknown) => {
+  reportFatal(`Start failed: ${explainStartupError(error, config)}`);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
-import { AuthService } from '../src/auth/auth.service';
-import { API, bearer, example, TOKENS } from './support/example';
+import { TokensService } from '../src/auth/tokens.service';
+import { API, example, TOKENS } from './support/example';
 import { startTestApp, TestApp } from './support/test-app';
 
 // The authorization table of decisions.md, for every kind of caller against
@@ -75,7 +75,7 @@ describe('authorization table', () => {
       tokens: [{ token: OTHER_TENANT, type: 'access', identityId: 'mary' }],
     };
     t = await startTestApp([file, other]);
-    await t.app.get(AuthService).revokeToken('example', REVOKED);
+    await t.app.get(TokensService).revokeToken('example', REVOKED);
   });
   afterAll(() => t.close());
 
@@ -85,8 +85,7 @@ describe('authorization table', () => {
     it.each(paths.map((path, i) => [path || '/', expected[i]] as const))(
       'GET %s → %i',
       async (path, status) => {
-        const req = t.http().get(`${API}${path === '/' ? '' : path}`);
-        const res = await (token ? req.set(bearer(token)) : req);
+        const res = await t.as(token).get(`${API}${path === '/' ? '' : path}`);
         expect(res.status).toBe(status);
         expect(res.headers['content-type']).toBe(
           status === 200
@@ -104,11 +103,7 @@ describe('authorization table', () => {
   });
 
   it('shows a friend the public view only', async () => {
-    const res = await t
-      .http()
-      .get(`${API}/mary`)
-      .set(bearer(TOKENS.charles))
-      .expect(200);
+    const res = await t.as(TOKENS.charles).get(`${API}/mary`).expect(200);
     expect(res.body).toStrictEqual({
       identityId: 'mary',
       displayName: 'Mary Somerville',
@@ -124,16 +119,8 @@ describe('authorization table', () => {
   });
 
   it('answers a stranger exactly as for an identity that does not exist', async () => {
-    const hidden = await t
-      .http()
-      .get(`${API}/mary`)
-      .set(bearer(OLGA))
-      .expect(404);
-    const missing = await t
-      .http()
-      .get(`${API}/nobody`)
-      .set(bearer(OLGA))
-      .expect(404);
+    const hidden = await t.as(OLGA).get(`${API}/mary`).expect(404);
+    const missing = await t.as(OLGA).get(`${API}/nobody`).expect(404);
     expect(hidden.body).toStrictEqual({
       ...missing.body,
       detail: missing.body.detail.replace('nobody', 'mary'),
@@ -143,9 +130,8 @@ describe('authorization table', () => {
 
   it('answers 401 on an unknown tenant, with or without a token', async () => {
     const withToken = await t
-      .http()
+      .as(TOKENS.ada)
       .get('/nosuch/api/identity/v1')
-      .set(bearer(TOKENS.ada))
       .expect(401);
     expect(withToken.headers['www-authenticate']).toBe(
       'Bearer realm="nosuch", error="invalid_token"',

@@ -24,7 +24,7 @@ describe('command line', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createTestDatabase({}, { empty: true });
     const { databaseUrl } = db.config;
     env = {
       PATH: process.env.PATH,
@@ -93,7 +93,7 @@ describe('command line', () => {
     expect(cli('export', 'example', '--output', file).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(out.out);
     expect(cli('export', 'nosuch')).toMatchObject({
-      code: 2,
+      code: 1,
       err: 'Unknown tenant "nosuch".\n',
     });
   });
@@ -153,7 +153,7 @@ describe('command line', () => {
       { code: 0, out: 'Revoked.\n' },
     );
     expect(cli('token', 'revoke', '--tenant', 'example', secret)).toMatchObject(
-      { code: 2, err: 'No live token with that secret in this tenant.\n' },
+      { code: 1, err: 'No live token with that secret in this tenant.\n' },
     );
   });
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { AddressInfo } from 'node:net';
-import { API, bearer, example, TOKENS } from './support/example';
+import { API, example, TOKENS } from './support/example';
 import { startTestApp } from './support/test-app';
 
 describe('concurrency and slow clients', () => {
@@ -11,11 +11,10 @@ describe('concurrency and slow clients', () => {
       file.identities[0].displayName = 'Ada, replaced';
       const reads = Array.from({ length: 60 }, (_, i) =>
         t
-          .http()
+          .as(TOKENS.ada)
           .get(
             `${API}${['', '/friends', '/roles', '/accounts', '/mary'][i % 5]}`,
-          )
-          .set(bearer(TOKENS.ada)),
+          ),
       );
       const replaces = [1, 2, 3].map(() =>
         t.tenants.importTenant(structuredClone(file), { replace: true }),
@@ -25,7 +24,7 @@ describe('concurrency and slow clients', () => {
         Promise.all(replaces),
       ]);
       for (const answer of answers) expect(answer.status).toBe(200);
-      const ada = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      const ada = await t.as(TOKENS.ada).get(API).expect(200);
       expect(ada.body.displayName).toBe('Ada, replaced');
       const exported = (await t.tenants.exportTenant('example')) as {
         identities: unknown[];

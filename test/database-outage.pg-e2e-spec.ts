@@ -1,25 +1,19 @@
-import { Client } from 'pg';
-import { API, bearer, example, TOKENS } from './support/example';
+import { API, example, TOKENS } from './support/example';
+import { LogLine } from './support/log-recorder';
+import { withClient } from './support/postgres-admin';
 import { startTestApp, TestApp } from './support/test-app';
-import { ADMIN_URL } from './support/test-database';
 
 // PostgreSQL only: the database is taken away under the running service by
 // renaming it (after cutting its connections), then given back.
 describe('while the database is unreachable', () => {
   let t: TestApp;
   let name: string;
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  let logs: LogLine[];
+  const admin = (sql: string) => withClient((c) => c.query(sql));
 
   beforeAll(async () => {
     t = await startTestApp([example()]);
+    logs = t.recordLogs();
     name = new URL(
       t.database.description.replace(/^PostgreSQL at /, 'postgresql://'),
     ).pathname.slice(1);
@@ -32,7 +26,7 @@ describe('while the database is unreachable', () => {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
     );
     try {
-      const res = await t.http().get(API).set(bearer(TOKENS.ada));
+      const res = await t.as(TOKENS.ada).get(API);
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body).toStrictEqual({
@@ -49,11 +43,17 @@ describe('while the database is unreachable', () => {
           database: { status: 'down', message: 'database unreachable' },
         },
       });
+      expect(logs).toContainEqual({
+        level: 'error',
+        message: expect.stringMatching(
+          /^Health Check has failed! .*"database unreachable"/,
+        ),
+      });
       await t.http().get('/health/live').expect(200);
     } finally {
       await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     }
     await t.http().get('/health/ready').expect(200);
-    await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    await t.as(TOKENS.ada).get(API).expect(200);
   });
 });

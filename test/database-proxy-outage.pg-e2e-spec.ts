@@ -1,5 +1,6 @@
-import { ADMIN_URL } from './support/test-database';
-import { API, bearer, example, TOKENS } from './support/example';
+import { API, example, TOKENS } from './support/example';
+import { LogLine } from './support/log-recorder';
+import { ADMIN_URL } from './support/postgres-admin';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -12,6 +13,7 @@ describe.each(['cut', 'blackhole'] as const)(
   (failure) => {
     let t: TestApp;
     let proxy: TcpProxy;
+    let logs: LogLine[];
     beforeAll(async () => {
       const admin = new URL(ADMIN_URL);
       proxy = new TcpProxy(admin.hostname, Number(admin.port || 5432));
@@ -25,6 +27,7 @@ describe.each(['cut', 'blackhole'] as const)(
         },
         proxy.port,
       );
+      logs = t.recordLogs();
     });
     afterAll(async () => {
       proxy.restore();
@@ -45,33 +48,25 @@ describe.each(['cut', 'blackhole'] as const)(
     };
 
     it('answers 503 within a bounded time, stays alive, and recovers by itself', async () => {
-      await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      await t.as(TOKENS.ada).get(API).expect(200);
       const inFlight = Array.from({ length: 10 }, (_, i) =>
         timed(
           t
-            .http()
+            .as(TOKENS.ada)
             .get(
               `${API}${['', '/friends', '/roles', '/accounts', '/mary'][i % 5]}`,
-            )
-            .set(bearer(TOKENS.ada)),
+            ),
         ),
       );
       const writes = Array.from({ length: 3 }, (_, i) =>
-        timed(
-          t
-            .http()
-            .put(API)
-            .set(bearer(TOKENS.mary))
-            .set('Content-Type', 'application/json')
-            .send({ displayName: `During ${i}` }),
-        ),
+        timed(t.as(TOKENS.mary).put(API, { displayName: `During ${i}` })),
       );
       proxy[failure]();
       for (const { res, ms } of await Promise.all([...inFlight, ...writes])) {
         expect([200, 503]).toContain(res.status);
         expect(ms).toBeLessThan(8000);
       }
-      const during = await timed(t.http().get(API).set(bearer(TOKENS.ada)));
+      const during = await timed(t.as(TOKENS.ada).get(API));
       expect(during.res.status).toBe(503);
       expect(during.res.headers['retry-after']).toBe('5');
       expect(during.res.body.type).toBe(
@@ -79,13 +74,19 @@ describe.each(['cut', 'blackhole'] as const)(
       );
       expect(during.ms).toBeLessThan(5000);
       await t.http().get('/health/ready').expect(503);
+      expect(logs).toContainEqual({
+        level: 'error',
+        message: expect.stringMatching(
+          /^Health Check has failed! .*"database unreachable"/,
+        ),
+      });
       await t.http().get('/health/live').expect(200);
 
       proxy.restore();
       const restored = Date.now();
       let status = 0;
       while (Date.now() - restored < 5000 && status !== 200) {
-        status = (await t.http().get(API).set(bearer(TOKENS.ada))).status;
+        status = (await t.as(TOKENS.ada).get(API)).status;
         if (status !== 200)
           await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -95,7 +96,7 @@ describe.each(['cut', 'blackhole'] as const)(
       // No write is half applied: Mary's name is the last acknowledged write, or
       // one of the unacknowledged ones that committed before the cut, or the
       // original; never anything else.
-      const mary = await t.http().get(API).set(bearer(TOKENS.mary)).expect(200);
+      const mary = await t.as(TOKENS.mary).get(API).expect(200);
       expect(['Mary Somerville', 'During 0', 'During 1', 'During 2']).toContain(
         mary.body.displayName,
       );

@@ -1,4 +1,4 @@
-import { API, bearer, example, TOKENS } from './support/example';
+import { API, example, TOKENS } from './support/example';
 import { encodeCursor } from '../src/common/pagination';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -11,36 +11,24 @@ describe('found by fuzzing', () => {
   afterAll(() => t.close());
 
   it('answers 404 for an id holding U+0000, which PostgreSQL cannot compare', async () => {
-    const res = await t
-      .http()
-      .get(`${API}/%00`)
-      .set(bearer(TOKENS.ada))
-      .expect(404);
+    const res = await t.as(TOKENS.ada).get(`${API}/%00`).expect(404);
     expect(res.headers['content-type']).toBe('application/problem+json');
-    await t
-      .http()
-      .get(`${API}/a%00b/accounts`)
-      .set(bearer(TOKENS.ada))
-      .expect(404);
-    await t.http().delete(`${API}/%00`).set(bearer(TOKENS.ada)).expect(404);
+    await t.as(TOKENS.ada).get(`${API}/a%00b/accounts`).expect(404);
+    await t.as(TOKENS.ada).delete(`${API}/%00`).expect(404);
   });
 
   it('refuses U+0000 in a PUT body and in a cursor', async () => {
     const put = await t
-      .http()
-      .put(API)
-      .set(bearer(TOKENS.ada))
-      .set('Content-Type', 'application/json')
-      .send('{"displayName":"a\\u0000b"}')
+      .as(TOKENS.ada)
+      .put(API, '{"displayName":"a\\u0000b"}')
       .expect(400);
     expect(put.body.errors).toStrictEqual([
       { field: 'displayName', message: 'must not contain U+0000' },
     ]);
     const cursor = encodeCursor(['a\u0000', 'b']);
     await t
-      .http()
+      .as(TOKENS.ada)
       .get(`${API}/friends?limit=1&cursor=${cursor}`)
-      .set(bearer(TOKENS.ada))
       .expect(400);
   });
 

@@ -3,7 +3,9 @@ import { API, example, TOKENS } from './support/example';
 import { fingerprint } from './support/fingerprint';
 import { startTestApp, TestApp } from './support/test-app';
 
-// Thousands of generated requests, hostile and ordinary. For each: never a
+// Thousands of generated requests, hostile and ordinary — paths, tokens in
+// the header, twice, or under encoded parameter names, bodies nested
+// thousands of levels deep or holding lone surrogates. For each: never a
 // 500, every error is problem+json, nothing secret or internal is echoed,
 // and the data changes only through a successful PUT or DELETE.
 const SECRETS = Object.values(TOKENS);
@@ -89,8 +91,28 @@ const deep = fc.letrec((tie) => ({
     fc.dictionary(fc.string(), tie('node'), { maxKeys: 3 }),
   ),
 })).node;
+/** Nesting deep enough to exhaust a recursive walk (thousands of levels). */
+const deeplyNested = fc
+  .tuple(fc.integer({ min: 2001, max: 8000 }), fc.constantFrom('{"a":', '['))
+  .map(
+    ([levels, open]) =>
+      `{"properties":${open.repeat(levels)}1${(open === '[' ? ']' : '}').repeat(levels)}}`,
+  );
+/** Strings holding lone surrogates, as JSON escapes and as raw code units. */
+const loneSurrogates = fc.oneof(
+  fc.constantFrom(
+    '{"displayName":"x\\ud800y"}',
+    '{"givenNames":["\\udfff"]}',
+    '{"properties":{"\\ud800":"v"}}',
+  ),
+  fc
+    .string({ unit: 'binary', maxLength: 8 })
+    .map((v) => JSON.stringify({ displayName: v })),
+);
 const body = fc.oneof(
   fc.jsonValue(),
+  deeplyNested,
+  loneSurrogates,
   fc.dictionary(
     fc.constantFrom(
       'displayName',
@@ -114,6 +136,21 @@ const body = fc.oneof(
   fc.constant('{"displayName": '),
   fc.constant('\uFFFE\uD800'),
 );
+/** The token under the spellings of access_token a query parser may decode. */
+const encodedTokenParameter = fc
+  .tuple(
+    fc.constantFrom(
+      'access%5Ftoken',
+      '%61ccess_token',
+      'access_token[]',
+      ';access_token',
+      '__proto__[access_token]',
+      'ACCESS_TOKEN',
+    ),
+    token,
+  )
+  .map(([name, value]) => `${name}=${encodeURIComponent(value)}`);
+
 const request = fc.record({
   method: fc.constantFrom(
     'get',
@@ -132,6 +169,15 @@ const request = fc.record({
     token.map((t) => `Bearer ${t}`),
     { nil: undefined },
   ),
+  // A second Authorization header: two tokens, whatever they are.
+  secondAuthorization: fc.option(
+    token.map((t) => `Bearer ${t}`),
+    { freq: 4, nil: undefined },
+  ),
+  rawParameter: fc.option(encodedTokenParameter, {
+    freq: 4,
+    nil: undefined,
+  }),
   accept: fc.option(
     fc.constantFrom(
       'application/json',
@@ -165,11 +211,19 @@ describe('hostile input', () => {
     let before = await fingerprint(t.database);
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
-        const search = new URLSearchParams(r.query).toString();
+        const search = [new URLSearchParams(r.query).toString(), r.rawParameter]
+          .filter(Boolean)
+          .join('&');
         let req = (t.http() as any)[r.method](
           `${r.path}${search ? `?${search}` : ''}`,
         );
-        if (r.authorization) req = req.set('Authorization', r.authorization);
+        if (r.authorization)
+          req = req.set(
+            'Authorization',
+            r.secondAuthorization
+              ? [r.authorization, r.secondAuthorization]
+              : r.authorization,
+          );
         if (r.accept) req = req.set('Accept', r.accept);
         if (r.contentType) req = req.set('Content-Type', r.contentType);
         if (r.body !== undefined && r.method !== 'get' && r.method !== 'head')
@@ -184,6 +238,17 @@ describe('hostile input', () => {
           expect(res.body.status).toBe(res.status);
         }
         const text = res.text ?? '';
+        if (
+          r.authorization &&
+          r.secondAuthorization &&
+          r.method !== 'options' &&
+          r.path.includes('/api/')
+        ) {
+          // Two tokens never authenticate: the request is refused before any
+          // token is looked up (or earlier, for its method, Accept or body).
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect([401, 403]).not.toContain(res.status);
+        }
         for (const secret of SECRETS)
           if (!r.path.includes(secret)) expect(text).not.toContain(secret);
         expect(text).not.toMatch(/\n\s+at |PrismaClient|SELECT |node_modules/);

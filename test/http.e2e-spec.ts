@@ -80,9 +80,8 @@ describe('HTTP behaviour', () => {
 
     it('answers 406 when Accept excludes JSON', async () => {
       const res = await t
-        .http()
+        .as(TOKENS.ada)
         .get(API)
-        .set(bearer(TOKENS.ada))
         .set('Accept', 'text/html')
         .expect(406);
       expect(res.body).toStrictEqual(
@@ -95,18 +94,16 @@ describe('HTTP behaviour', () => {
         ),
       );
       await t
-        .http()
+        .as(TOKENS.ada)
         .get(API)
-        .set(bearer(TOKENS.ada))
         .set('Accept', 'text/html, application/*;q=0.5')
         .expect(200);
     });
 
     it('refuses two tokens with 400', async () => {
       const both = await t
-        .http()
+        .as(TOKENS.ada)
         .get(`${API}?access_token=${TOKENS.ada}`)
-        .set(bearer(TOKENS.ada))
         .expect(400);
       expect(both.body).toStrictEqual(
         problem(
@@ -139,11 +136,7 @@ describe('HTTP behaviour', () => {
           API,
         ),
       );
-      const wrong = await t
-        .http()
-        .get(API)
-        .set(bearer('not-a-known-token-at-all'))
-        .expect(401);
+      const wrong = await t.as('not-a-known-token-at-all').get(API).expect(401);
       expect(wrong.headers['www-authenticate']).toBe(
         'Bearer realm="example", error="invalid_token"',
       );
@@ -154,16 +147,14 @@ describe('HTTP behaviour', () => {
 
     it('carries a request id, echoing a sane one the client sent', async () => {
       const res = await t
-        .http()
+        .as(TOKENS.ada)
         .get(API)
-        .set(bearer(TOKENS.ada))
         .set('X-Request-Id', 'trace-123')
         .expect(200);
       expect(res.headers['x-request-id']).toBe('trace-123');
       const generated = await t
-        .http()
+        .as(TOKENS.ada)
         .get(API)
-        .set(bearer(TOKENS.ada))
         .set('X-Request-Id', 'bad id with spaces')
         .expect(200);
       expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -172,39 +163,24 @@ describe('HTTP behaviour', () => {
 
   describe('caching', () => {
     it('answers 304 for a current ETag and 200 for a stale one', async () => {
-      const first = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      const first = await t.as(TOKENS.ada).get(API).expect(200);
       const etag = first.headers.etag;
       const again = await t
-        .http()
+        .as(TOKENS.ada)
         .get(API)
-        .set(bearer(TOKENS.ada))
         .set('If-None-Match', etag)
         .expect(304);
       expect(again.text).toBe('');
       expect(again.headers.etag).toBe(etag);
-      await t
-        .http()
-        .get(API)
-        .set(bearer(TOKENS.ada))
-        .set('If-None-Match', '"0"')
-        .expect(200);
+      await t.as(TOKENS.ada).get(API).set('If-None-Match', '"0"').expect(200);
     });
 
     it('gives a reduced representation its own tag', async () => {
-      const full = await t
-        .http()
-        .get(`${API}/mary`)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
-      const pub = await t
-        .http()
-        .get(`${API}/mary`)
-        .set(bearer(TOKENS.charles))
-        .expect(200);
+      const full = await t.as(TOKENS.ada).get(`${API}/mary`).expect(200);
+      const pub = await t.as(TOKENS.charles).get(`${API}/mary`).expect(200);
       const some = await t
-        .http()
+        .as(TOKENS.ada)
         .get(`${API}/mary?fields=displayName`)
-        .set(bearer(TOKENS.ada))
         .expect(200);
       expect(
         new Set([full.headers.etag, pub.headers.etag, some.headers.etag]).size,
@@ -223,9 +199,8 @@ describe('HTTP behaviour', () => {
   describe('field selection', () => {
     it('returns only the named fields and identityId', async () => {
       const res = await t
-        .http()
+        .as(TOKENS.ada)
         .get(`${API}?fields=displayName,emailAddresses,properties`)
-        .set(bearer(TOKENS.ada))
         .expect(200);
       expect(res.body).toStrictEqual({
         identityId: 'ada',
@@ -240,9 +215,8 @@ describe('HTTP behaviour', () => {
 
     it('cannot widen a friend’s public view', async () => {
       const res = await t
-        .http()
+        .as(TOKENS.charles)
         .get(`${API}/mary?fields=displayName,emailAddress`)
-        .set(bearer(TOKENS.charles))
         .expect(200);
       expect(res.body).toStrictEqual({
         identityId: 'mary',
@@ -252,9 +226,8 @@ describe('HTTP behaviour', () => {
 
     it('answers 400 naming an unknown field', async () => {
       const res = await t
-        .http()
+        .as(TOKENS.ada)
         .get(`${API}?fields=displayName,password`)
-        .set(bearer(TOKENS.ada))
         .expect(400);
       expect(res.body).toStrictEqual({
         ...problem(
@@ -273,11 +246,7 @@ describe('HTTP behaviour', () => {
     const ORDER = ['nameless', 'charles', 'mary', 'a1', 'z1'];
 
     it('orders friends by display name, then id, absent names first', async () => {
-      const res = await t
-        .http()
-        .get(`${API}/friends`)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
+      const res = await t.as(TOKENS.ada).get(`${API}/friends`).expect(200);
       expect(
         res.body.map((f: { identityId: string }) => f.identityId),
       ).toStrictEqual(ORDER);
@@ -292,7 +261,7 @@ describe('HTTP behaviour', () => {
         const res: {
           body: { identityId: string }[];
           headers: Record<string, string>;
-        } = await t.http().get(next).set(bearer(TOKENS.ada)).expect(200);
+        } = await t.as(TOKENS.ada).get(next).expect(200);
         expect(res.body.length).toBeLessThanOrEqual(2);
         seen.push(...res.body.map((f) => f.identityId));
         next = /^<([^>]+)>; rel="next"$/.exec(res.headers.link ?? '')?.[1];
@@ -304,20 +273,15 @@ describe('HTTP behaviour', () => {
 
     it('pages roles too', async () => {
       const first = await t
-        .http()
+        .as(TOKENS.ada)
         .get(`${API}/roles?limit=1`)
-        .set(bearer(TOKENS.ada))
         .expect(200);
       expect(first.body).toStrictEqual([{ name: 'admin' }]);
       const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.link)![1];
       expect(next).toMatch(
         new RegExp(`^${API}/roles\\?limit=1&cursor=[A-Za-z0-9_-]+$`),
       );
-      const second = await t
-        .http()
-        .get(next)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
+      const second = await t.as(TOKENS.ada).get(next).expect(200);
       expect(second.body).toStrictEqual([{ name: 'member' }]);
       expect(second.headers.link).toBeUndefined();
     });
@@ -338,9 +302,8 @@ describe('HTTP behaviour', () => {
       ],
     ])('answers 400 for %s', async (query, field, message) => {
       const res = await t
-        .http()
+        .as(TOKENS.ada)
         .get(`${API}/friends?${query}`)
-        .set(bearer(TOKENS.ada))
         .expect(400);
       expect(res.body.errors).toStrictEqual([{ field, message }]);
     });
@@ -348,26 +311,17 @@ describe('HTTP behaviour', () => {
 
   describe('merged identities', () => {
     it('redirects an old id to the identity it was merged into', async () => {
-      const res = await t
-        .http()
-        .get(`${API}/ada-old`)
-        .set(bearer(TOKENS.crm))
-        .expect(308);
+      const res = await t.as(TOKENS.crm).get(`${API}/ada-old`).expect(308);
       expect(res.headers.location).toBe(`${API}/ada`);
       const rel = await t
-        .http()
+        .as(TOKENS.crm)
         .get(`${API}/ada-old/roles`)
-        .set(bearer(TOKENS.crm))
         .expect(308);
       expect(rel.headers.location).toBe(`${API}/ada/roles`);
     });
 
     it('answers 404 to callers who may not read the merged identity', async () => {
-      await t
-        .http()
-        .get(`${API}/ada-old/roles`)
-        .set(bearer(TOKENS.mary))
-        .expect(404);
+      await t.as(TOKENS.mary).get(`${API}/ada-old/roles`).expect(404);
     });
   });
 });

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
-import { API, bearer, example } from './support/example';
+import { API, example } from './support/example';
 import { startTestApp, TestApp } from './support/test-app';
 
 const AUDIENCE = 'identity-api';
@@ -128,8 +128,7 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
     await idp.stop();
   });
 
-  const get = (path: string, token: string) =>
-    t.http().get(`${API}${path}`).set(bearer(token));
+  const get = (path: string, token: string) => t.as(token).get(`${API}${path}`);
 
   it.each(['rsa', 'ec', 'ed'])(
     'accepts a valid token signed with %s, found through discovery',
@@ -213,19 +212,15 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
     await get('/ada', reader).expect(200);
     await get('', reader).expect(403);
     await get('/ada', await idp.sign({ azp: 'bare', sub: 'bare' })).expect(403);
-    await t
-      .http()
-      .delete(`${API}/nobody`)
-      .set(
-        bearer(
-          await idp.sign({ client_id: 'janitor', scp: ['identities:delete'] }),
-        ),
-      )
-      .expect(404);
+    const janitor = await idp.sign({
+      client_id: 'janitor',
+      scp: ['identities:delete'],
+    });
+    await t.as(janitor).delete(`${API}/nobody`).expect(404);
   });
 
   const rejected = async (token: string, path = API) => {
-    const res = await t.http().get(path).set(bearer(token)).expect(401);
+    const res = await t.as(token).get(path).expect(401);
     expect(res.headers['www-authenticate']).toMatch(
       /^Bearer realm="\w+", error="invalid_token"$/,
     );
@@ -255,9 +250,8 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
     await rejected(await idp.sign({ sub: 'ada' }, { realm: 'other' }));
     await rejected(await idp.sign({ sub: 'ada' }), '/other/api/identity/v1');
     await t
-      .http()
+      .as(await idp.sign({ sub: 'ada' }, { realm: 'other' }))
       .get('/other/api/identity/v1')
-      .set(bearer(await idp.sign({ sub: 'ada' }, { realm: 'other' })))
       .expect(200);
   });
 
@@ -291,9 +285,8 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
 
   it('answers 503 when the issuer’s keys cannot be fetched', async () => {
     const res = await t
-      .http()
+      .as(await idp.sign({ sub: 'ada' }, { realm: 'down' }))
       .get('/down/api/identity/v1')
-      .set(bearer(await idp.sign({ sub: 'ada' }, { realm: 'down' })))
       .expect(503);
     expect(res.body.type).toBe('urn:problem:identity:issuer-unavailable');
     expect(res.headers['retry-after']).toBe('5');

@@ -1,4 +1,3 @@
-import { bearer } from './support/example';
 import { generatedTenant } from './support/generated-tenant';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -27,9 +26,8 @@ describe('a 10,000-identity import', () => {
       }),
     ).toBe(20_000);
     const res = await t
-      .http()
+      .as('large-reader-app-token-0001')
       .get('/large/api/identity/v1/user-009999/friends')
-      .set(bearer('large-reader-app-token-0001'))
       .expect(200);
     expect(res.body).toStrictEqual([
       { identityId: 'user-000000', displayName: 'User 000000' },

@@ -15,7 +15,7 @@ describe('migrations', () => {
   let db: TestDatabase;
   let database: Database;
   beforeAll(async () => {
-    db = await createTestDatabase({ migrateOnStart: false });
+    db = await createTestDatabase({ migrateOnStart: false }, { empty: true });
     database = await Database.connect(db.config);
   });
   afterAll(async () => {

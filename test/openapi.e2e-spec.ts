@@ -1,5 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { API, bearer, example, TOKENS } from './support/example';
+import { buildOpenApiDocument } from '../src/ops/openapi';
+import { MAX_TEXT } from '../src/identity/identity-update.rules';
+import { STORABLE_TEXT } from '../src/common/validation/field-rules';
 import { openApiValidator } from './support/openapi';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -44,11 +47,13 @@ describe('the OpenAPI document', () => {
     const names = (op: any) =>
       op.parameters.map((p: any) => `${p.in}:${p.name}`).sort();
     expect(names(document.paths[CURRENT].get)).toStrictEqual([
+      'header:If-None-Match',
       'path:tenant',
       'query:access_token',
       'query:fields',
     ]);
     expect(names(document.paths[`${BY_ID}/friends`].get)).toStrictEqual([
+      'header:If-None-Match',
       'path:id',
       'path:tenant',
       'query:access_token',
@@ -61,20 +66,55 @@ describe('the OpenAPI document', () => {
     expect(
       document.paths[CURRENT].put.requestBody.content['application/json'].schema
         .properties.displayName,
-    ).toStrictEqual({ type: ['string', 'null'], maxLength: 512 });
+    ).toStrictEqual({
+      type: ['string', 'null'],
+      maxLength: MAX_TEXT,
+      pattern: STORABLE_TEXT.source,
+    });
     expect(
       Object.keys(document.paths[BY_ID].get.responses).sort(),
     ).toStrictEqual([
       '200',
+      '304',
       '308',
       '400',
       '401',
       '403',
       '404',
+      '405',
       '406',
       '429',
+      '500',
       '503',
     ]);
+  });
+
+  it('is the document the lint script checks', () => {
+    expect(
+      JSON.parse(JSON.stringify(buildOpenApiDocument(t.app))),
+    ).toStrictEqual(document);
+  });
+
+  it('takes no id the service routes elsewhere', () => {
+    const { pattern } = document.paths[BY_ID].get.parameters.find(
+      (p: any) => p.name === 'id',
+    ).schema;
+    const id = new RegExp(pattern);
+    for (const reserved of ['accounts', 'friends', 'roles', 'Roles'])
+      expect(id.test(reserved)).toBe(false);
+    for (const ok of ['bob', 'accounts2', 'my.roles', 'a'.repeat(128)])
+      expect(id.test(ok)).toBe(true);
+    expect(id.test('a'.repeat(129))).toBe(false);
+  });
+
+  it('keeps the reduced identity strict', () => {
+    const reduced = expectConforms.schema(
+      '#/components/schemas/ReducedIdentityResponse',
+    );
+    expect(reduced({ identityId: 'bob', displayName: 'Bob' })).toBe(true);
+    expect(reduced({ displayName: 'Bob' })).toBe(false);
+    expect(reduced({ identityId: 'bob', nickname: 'Bobby' })).toBe(false);
+    expect(reduced({})).toBe(false);
   });
 
   it('matches what the service really answers', async () => {
@@ -122,5 +162,78 @@ describe('the OpenAPI document', () => {
     await check('DELETE', BY_ID, `${API}/charles`, TOKENS.charles);
     await check('DELETE', BY_ID, `${API}/grace`, TOKENS.janitor);
     await check('DELETE', CURRENT, API, TOKENS.mary);
+  });
+
+  it('matches the answers of conditional requests, protocol and refusals', async () => {
+    const http = () => t.http();
+    const got = await http().get(`${API}/ada/roles`).set(bearer(TOKENS.crm));
+    const notModified = await http()
+      .get(`${API}/ada/roles`)
+      .set(bearer(TOKENS.crm))
+      .set('If-None-Match', got.headers.etag);
+    expect(notModified.status).toBe(304);
+    expectConforms(notModified, 'GET', `${BY_ID}/roles`);
+    const moved = await http()
+      .get(`${API}/ada-old/friends`)
+      .set(bearer(TOKENS.crm));
+    expect(moved.status).toBe(308);
+    expectConforms(moved, 'GET', `${BY_ID}/friends`);
+    const anonymous = await http().get(`${API}/accounts`);
+    expect(anonymous.headers['www-authenticate']).toBe(
+      'Bearer realm="example"',
+    );
+    expectConforms(anonymous, 'GET', `${CURRENT}/accounts`);
+    const inUrl = await http().get(`${API}?access_token=nope`);
+    expect(inUrl.headers['cache-control']).toBe('no-store');
+    expectConforms(inUrl, 'GET', CURRENT);
+    const options = await http().options(`${API}/nobody`);
+    expect(options.status).toBe(204);
+    expectConforms(options, 'OPTIONS', BY_ID);
+    // A 405 is documented on each operation of its path.
+    const refused = await http().post(API).set(bearer(TOKENS.ada));
+    expect(refused.status).toBe(405);
+    expectConforms(refused, 'GET', CURRENT);
+    const html = await http().get(API).set(bearer(TOKENS.ada)).accept('html');
+    expect(html.status).toBe(406);
+    expectConforms(html, 'GET', CURRENT);
+    const malformedPath = await http().get(`${API}/a%E0`);
+    expect(malformedPath.status).toBe(400);
+    expectConforms(malformedPath, 'GET', BY_ID);
+    const stale = await http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .set('If-Match', '"0"')
+      .send({ displayName: 'Ada' });
+    expect(stale.status).toBe(412);
+    expectConforms(stale, 'PUT', CURRENT);
+    for (const [type, body] of [
+      ['text/plain', 'Ada'],
+      ['application/json', '{"displayName":'],
+      ['application/json', JSON.stringify({ displayName: 'x'.repeat(70_000) })],
+    ]) {
+      const res = await http()
+        .put(API)
+        .set(bearer(TOKENS.ada))
+        .set('Content-Type', type)
+        .send(body);
+      expect([400, 413, 415]).toContain(res.status);
+      expectConforms(res, 'PUT', CURRENT);
+    }
+  });
+
+  it('matches a 429 with its rate-limit headers and Retry-After', async () => {
+    const limited = await startTestApp([], { rateLimit: 1 });
+    try {
+      const first = await limited.http().get(API);
+      expect(first.status).toBe(401);
+      expectConforms(first, 'GET', CURRENT);
+      const second = await limited.http().get(API);
+      expect(second.status).toBe(429);
+      expect(second.headers['ratelimit-remaining']).toBe('0');
+      expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+      expectConforms(second, 'GET', CURRENT);
+    } finally {
+      await limited.close();
+    }
   });
 });

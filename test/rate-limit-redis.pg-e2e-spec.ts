@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API, bearer, example } from './support/example';
+import { API, example } from './support/example';
 import { startTestApp } from './support/test-app';
 
 // Needs Redis (run with the PostgreSQL project, which needs shared servers).
@@ -11,16 +11,16 @@ describe('rate limits through Redis', () => {
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
     const first = await startTestApp([file], { rateLimit: 3, redisUrl });
     try {
-      await first.http().get(API).set(bearer(token)).expect(200);
-      await first.http().get(API).set(bearer(token)).expect(200);
+      await first.as(token).get(API).expect(200);
+      await first.as(token).get(API).expect(200);
     } finally {
       await first.close();
     }
     const second = await startTestApp([file], { rateLimit: 3, redisUrl });
     try {
-      const last = await second.http().get(API).set(bearer(token)).expect(200);
+      const last = await second.as(token).get(API).expect(200);
       expect(last.headers['ratelimit-remaining']).toBe('0');
-      await second.http().get(API).set(bearer(token)).expect(429);
+      await second.as(token).get(API).expect(429);
     } finally {
       await second.close();
     }

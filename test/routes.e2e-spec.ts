@@ -8,6 +8,8 @@ import {
 import { Test } from '@nestjs/testing';
 import { ACCESS_RULE } from '../src/auth/access.decorator';
 import { AppModule } from '../src/app.module';
+import { API_PREFIX, RouteTable } from '../src/common/http/route-table';
+import { RESERVED_IDENTITY_IDS } from '../src/common/validation/field-rules';
 import { createTestDatabase } from './support/test-database';
 
 // Every route must say who may call it; a new route that forgets fails here.
@@ -39,6 +41,26 @@ describe('routes', () => {
         });
       expect(routes.length).toBeGreaterThanOrEqual(8);
       expect(routes.filter((r) => r.rule === undefined)).toStrictEqual([]);
+    } finally {
+      await moduleRef.close();
+      await db.drop();
+    }
+  });
+
+  it('never take a fixed segment under {id} that an identity could be called', async () => {
+    const db = await createTestDatabase();
+    const moduleRef = await Test.createTestingModule({
+      imports: [AppModule.forRoot(db.config)],
+    }).compile();
+    try {
+      const prefix = `/${API_PREFIX}/`;
+      const fixed = moduleRef
+        .get(RouteTable)
+        .routes.map((r) => r.template)
+        .filter((template) => template.startsWith(prefix))
+        .map((template) => template.slice(prefix.length).split('/')[0])
+        .filter((segment) => !segment.startsWith(':'));
+      expect(new Set(fixed)).toStrictEqual(new Set(RESERVED_IDENTITY_IDS));
     } finally {
       await moduleRef.close();
       await db.drop();

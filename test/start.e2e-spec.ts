@@ -1,8 +1,15 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { AddressInfo, createServer, Server as NetServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { documentedExample, documents } from './support/doc-examples';
+import { ADMIN_URL } from './support/postgres-admin';
 import { serverEnvironment, startServer } from './support/server';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import {
+  createTestDatabase,
+  serverDataDir,
+  TestDatabase,
+} from './support/test-database';
 
 // `npm start` as a new user meets it: the built server on an empty
 // database loads the demo tenant and prints a curl line that works.
@@ -12,10 +19,10 @@ describe('starting the service', () => {
   let db: TestDatabase;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    db = await createTestDatabase();
+    db = await createTestDatabase({}, { empty: true });
     env = serverEnvironment(
       db.config,
-      join(mkdtempSync(join(tmpdir(), 'identity-start-')), 'pglite'),
+      await serverDataDir('identity-start-', { empty: true }),
     );
   });
   afterAll(() => db.drop());
@@ -39,23 +46,35 @@ describe('starting the service', () => {
       expect(server.output()).toMatch(
         /Demo app token: {4}demo-reader-app-token/,
       );
+      expect(server.output()).toContain(
+        documentedExample('demo banner').replaceAll(
+          'localhost:3000',
+          `localhost:${env.PORT}`,
+        ),
+      );
     } finally {
       await server.stop();
     }
   });
 
-  it('answers every curl example of the README as documented', async () => {
+  it('answers every curl example of the README and docs/ as documented', async () => {
     const server = await startServer(env);
     try {
-      // Every example without shell variables, in the README's order.
-      const examples = readFileSync(join(ROOT, 'README.md'), 'utf8')
-        .split('\n')
-        .filter(
-          (line) =>
-            /^curl .*http:\/\/localhost:3000\//.test(line) &&
-            !line.includes('$'),
-        );
-      expect(examples.length).toBeGreaterThanOrEqual(14);
+      // Every example without shell variables, in the order of the README,
+      // then of the documents by name (the PUT of the README comes first).
+      const curlLines = (file: string) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(
+            (line) =>
+              /^curl .*http:\/\/localhost:3000\//.test(line) &&
+              !line.includes('$'),
+          );
+      const [readme, ...others] = documents();
+      expect(readme).toBe(join(ROOT, 'README.md'));
+      expect(curlLines(readme).length).toBeGreaterThanOrEqual(6);
+      const examples = [readme, ...others].flatMap(curlLines);
+      expect(examples.length).toBeGreaterThanOrEqual(16);
       for (const line of examples) {
         const url = /"?(http:\/\/localhost:3000\/[^"\s]+)"?$/
           .exec(line)![1]
@@ -77,6 +96,54 @@ describe('starting the service', () => {
           method === 'DELETE' ? 204 : line.endsWith('alice-old') ? 308 : 200;
         expect([line, res.status]).toStrictEqual([line, expected]);
       }
+      // The documented bodies, after those examples ran.
+      const base = `http://localhost:${env.PORT}`;
+      const ready = await fetch(`${base}/health/ready`);
+      expect(await ready.json()).toStrictEqual(
+        JSON.parse(documentedExample('GET /health/ready')),
+      );
+      const nobody = await fetch(`${base}/demo/api/identity/v1/nobody`, {
+        headers: { Authorization: 'Bearer demo-alice-access-token' },
+      });
+      expect(await nobody.json()).toStrictEqual(
+        JSON.parse(
+          documentedExample('GET /demo/api/identity/v1/nobody as alice'),
+        ),
+      );
+      const nobodyLine = /"url":"\/demo\/api\/identity\/v1\/nobody"/;
+      await server.outputLines(nobodyLine, 1);
+      const requestLine = server
+        .output()
+        .split('\n')
+        .find((line) => nobodyLine.test(line));
+      const documentedLine = JSON.parse(documentedExample('request log line'));
+      expect(JSON.parse(requestLine ?? '{}')).toStrictEqual({
+        ...documentedLine,
+        time: expect.any(Number),
+        pid: expect.any(Number),
+        hostname: expect.any(String),
+        req: { ...documentedLine.req, id: expect.any(String) },
+        responseTime: expect.any(Number),
+      });
+      const { occurredAt: _at, ...event } = JSON.parse(
+        documentedExample('events of the PUT example'),
+      );
+      const logged = spawnSync(
+        process.execPath,
+        [
+          join(ROOT, 'dist', 'cli.js'),
+          'events',
+          '--tenant',
+          'demo',
+          '--after',
+          String(Number(event.id) - 1),
+        ],
+        { env, encoding: 'utf8' },
+      );
+      expect(JSON.parse(logged.stdout.split('\n')[0])).toStrictEqual({
+        ...event,
+        occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+      });
     } finally {
       await server.stop();
     }
@@ -86,12 +153,109 @@ describe('starting the service', () => {
     const server = await startServer(env);
     await server.stop();
     expect(server.output()).not.toContain('Imported the demo tenant');
-    expect(server.output()).toContain('Demo tenant "demo" loaded.');
+    expect(server.output()).toContain('Using the demo tenant "demo".');
+    expect(server.output()).not.toContain('Demo tenant "demo" loaded.');
   });
 
-  it('refuses to start with a wrong setting, naming it', async () => {
-    await expect(startServer({ ...env, LOG_LEVEL: 'chatty' })).rejects.toThrow(
-      'LOG_LEVEL="chatty": must be one of fatal, error, warn, log, debug, verbose',
+  it('refuses to start with a wrong setting in one JSON log line naming it, never echoing a password', () => {
+    const run = runToEnd({
+      ...env,
+      LOG_LEVEL: 'chatty',
+      DATABASE_URL: 'postgres://ada:s3cret@db:5432/x y',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('');
+    expect(fatalLines(run.stdout)).toStrictEqual([
+      'Invalid configuration:\n' +
+        '  DATABASE_URL="postgres://ada:***@db:5432/x y": must be a postgresql:// connection string\n' +
+        '  LOG_LEVEL="chatty": must be one of fatal, error, warn, log, debug, verbose',
+    ]);
+  });
+
+  it.each([
+    [
+      'a database that does not exist',
+      () => ({ DATABASE_URL: missingDatabase() }),
+      /^Start failed: PostgreSQL at [\w.]+:\d+ has no database "identity_missing_\w+": create it \(createdb -h [\w.]+ -p \d+ identity_missing_\w+\) or point DATABASE_URL at an existing one\.$/,
+    ],
+    [
+      'a server that is not running',
+      () => ({ DATABASE_URL: 'postgresql://ada:s3cret@127.0.0.1:1/identity' }),
+      /^Start failed: Cannot reach PostgreSQL at 127\.0\.0\.1:1: is it running there\? Check DATABASE_URL\.$/,
+    ],
+  ])('explains %s in one line and exits 1', (_what, settings, line) => {
+    const run = runToEnd({ ...env, ...settings() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain('s3cret');
+    expect(fatalLines(run.stdout)).toHaveLength(1);
+    expect(fatalLines(run.stdout)[0]).toMatch(line);
+    expect(run.stdout + run.stderr).not.toMatch(/\bat .+\(.+:\d+:\d+\)/);
+    expect(run.stdout + run.stderr).not.toContain('\u001b[');
+  });
+
+  it('fails fast on a port in use, with a hint to set PORT', async () => {
+    const taken = await listen();
+    try {
+      const run = runToEnd({ ...env, PORT: String(taken.port) });
+      expect(run.code).toBe(1);
+      expect(fatalLines(run.stdout)).toStrictEqual([
+        `Start failed: Port ${taken.port} is already in use by another process: set PORT to a free one (for example PORT=${taken.port + 1} npm start).`,
+      ]);
+      expect(run.stdout).not.toContain('successfully started');
+    } finally {
+      taken.server.close();
+    }
+  });
+
+  it('says it in a plain line on a terminal', () => {
+    // script(1) gives the service a terminal of its own.
+    const run = spawnSync(
+      'script',
+      ['-qec', `${process.execPath} dist/main.js`, '/dev/null'],
+      {
+        cwd: ROOT,
+        env: { ...env, LOG_LEVEL: 'chatty' },
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stdout.replace(/\r\n/g, '\n')).toBe(
+      'Invalid configuration:\n  LOG_LEVEL="chatty": must be one of fatal, error, warn, log, debug, verbose\n',
     );
   });
 });
+
+/** The service started and left to end by itself (it refuses to start). */
+function runToEnd(env: NodeJS.ProcessEnv) {
+  const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The messages of the fatal (level 60) JSON log lines. */
+const fatalLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .filter((entry) => entry.level === 60)
+    .map((entry) => entry.msg);
+
+function missingDatabase(): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/identity_missing_${process.pid}`;
+  return url.toString();
+}
+
+function listen(): Promise<{ server: NetServer; port: number }> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, () =>
+      resolve({ server, port: (server.address() as AddressInfo).port }),
+    );
+  });
+}

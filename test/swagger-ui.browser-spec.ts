@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { Browser, chromium } from 'playwright-core';
 import { serverEnvironment, startServer } from './support/server';
 
 // Swagger UI in a real browser (Debian's chromium): authorize with the demo
@@ -16,19 +16,21 @@ describe('Swagger UI', () => {
       join(mkdtempSync(join(tmpdir(), 'identity-ui-')), 'pglite'),
     );
     const server = await startServer(env);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    // Declared outside try: the server must stop even when no browser starts.
+    let browser: Browser | undefined;
     try {
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
       const page = await browser.newPage({
         viewport: { width: 1280, height: 1400 },
       });
@@ -65,7 +67,7 @@ describe('Swagger UI', () => {
         emailAddress: 'alice@demo.example',
       });
     } finally {
-      await browser.close();
+      await browser?.close();
       await server.stop();
     }
   });

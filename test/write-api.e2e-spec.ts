@@ -1,55 +1,54 @@
+import type { AccessCaller } from '../src/auth/principal';
+import { IdentityRepository } from '../src/identity/identity.repository';
 import { IdentityService } from '../src/identity/identity.service';
-import { API, bearer, example, TOKENS } from './support/example';
+import { example, TOKENS } from './support/example';
 import { snapshot } from './support/snapshot';
 import { startTestApp, TestApp } from './support/test-app';
+import { TestTenant } from './support/test-tenant';
 
-const json = { 'Content-Type': 'application/json' };
+const PAT = 'example-pat-access-token-00001';
+const OLGA = 'example-olga-access-token-0001';
 
+// One app for the file; every test writes to a copy of its own of the
+// example tenant (with pat, and olga, a friend of charles only).
 describe('PUT and DELETE', () => {
   let t: TestApp;
-  const events = (identityId: string) =>
-    t.database.prisma.identityEvent.findMany({
-      where: { tenantId: 'example', identityId },
-      orderBy: { id: 'asc' },
-      select: { type: true, fields: true, relatedIdentityId: true },
-    });
-
-  beforeEach(async () => {
-    const file = example();
-    file.identities.push({ identityId: 'pat', displayName: 'Pat' });
-    file.tokens.push({
-      token: 'example-pat-access-token-00001',
-      type: 'access',
-      identityId: 'pat',
-    });
-    file.identities.push({
+  let ex: TestTenant;
+  const file = example();
+  file.identities.push(
+    { identityId: 'pat', displayName: 'Pat' },
+    {
       identityId: 'olga',
       displayName: 'Olga',
       friends: ['charles'],
       roles: ['member'],
+    },
+  );
+  file.tokens.push(
+    { token: PAT, type: 'access', identityId: 'pat' },
+    { token: OLGA, type: 'access', identityId: 'olga' },
+  );
+  const events = (identityId: string) =>
+    t.database.prisma.identityEvent.findMany({
+      where: { tenantId: ex.id, identityId },
+      orderBy: { id: 'asc' },
+      select: { type: true, fields: true, relatedIdentityId: true },
     });
-    file.tokens.push({
-      token: 'example-olga-access-token-0001',
-      type: 'access',
-      identityId: 'olga',
-    });
-    t = await startTestApp([file]);
+
+  beforeAll(async () => {
+    t = await startTestApp();
   });
-  afterEach(() => t.close());
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    ex = await t.newTenant(file);
+  });
 
   describe('PUT of the current identity', () => {
     it('keeps left-out fields, clears nulls, replaces properties, and answers the whole identity with its new ETag', async () => {
-      const before = await t
-        .http()
-        .get(API)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
-      const res = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({
+      const ada = ex.as(TOKENS.ada);
+      const before = await ada.get().expect(200);
+      const res = await ada
+        .put('', {
           displayName: 'Ada King',
           surnames: null,
           mobilePhone: null,
@@ -73,9 +72,9 @@ describe('PUT and DELETE', () => {
         mobilePhoneVerified: false,
         properties: { team: 'Engines' },
       });
-      expect(res.headers.etag).toMatch(/^"\d+"$/);
+      expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
       expect(res.headers.etag).not.toBe(before.headers.etag);
-      const after = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      const after = await ada.get().expect(200);
       expect(after.body).toStrictEqual(res.body);
       expect(after.headers.etag).toBe(res.headers.etag);
       expect(await events('ada')).toStrictEqual([
@@ -95,12 +94,9 @@ describe('PUT and DELETE', () => {
     });
 
     it('clears a primary value and its list', async () => {
-      const res = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ surname: null, surnames: null, properties: null })
+      const res = await ex
+        .as(TOKENS.ada)
+        .put('', { surname: null, surnames: null, properties: null })
         .expect(200);
       expect(res.body.surname).toBeUndefined();
       expect(res.body.surnames).toStrictEqual([]);
@@ -108,20 +104,13 @@ describe('PUT and DELETE', () => {
     });
 
     it('unverifies a changed e-mail address and keeps a re-sent one verified', async () => {
-      const same = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ emailAddress: 'ada@example.org' })
+      const ada = ex.as(TOKENS.ada);
+      const same = await ada
+        .put('', { emailAddress: 'ada@example.org' })
         .expect(200);
       expect(same.body.emailAddressVerified).toBe(true);
-      const changed = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ emailAddress: 'ada@new.example' })
+      const changed = await ada
+        .put('', { emailAddress: 'ada@new.example' })
         .expect(200);
       expect(changed.body).toMatchObject({
         emailAddress: 'ada@new.example',
@@ -136,12 +125,9 @@ describe('PUT and DELETE', () => {
     });
 
     it('unverifies a changed mobile phone', async () => {
-      const res = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ mobilePhone: '+44 1' })
+      const res = await ex
+        .as(TOKENS.ada)
+        .put('', { mobilePhone: '+44 1' })
         .expect(200);
       expect(res.body).toMatchObject({
         mobilePhone: '+44 1',
@@ -151,17 +137,10 @@ describe('PUT and DELETE', () => {
     });
 
     it('changes nothing, not even the ETag, for a body without changes', async () => {
-      const before = await t
-        .http()
-        .get(API)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
-      const res = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ displayName: 'Ada Lovelace' })
+      const ada = ex.as(TOKENS.ada);
+      const before = await ada.get().expect(200);
+      const res = await ada
+        .put('', { displayName: 'Ada Lovelace' })
         .expect(200);
       expect(res.headers.etag).toBe(before.headers.etag);
       expect(await events('ada')).toHaveLength(1);
@@ -191,19 +170,13 @@ describe('PUT and DELETE', () => {
       'refuses read-only, unknown and unsafe fields, naming them: %j',
       async (body, detail, errors) => {
         const before = await snapshot(t);
-        const res = await t
-          .http()
-          .put(API)
-          .set(bearer(TOKENS.ada))
-          .set(json)
-          .send(body)
-          .expect(400);
+        const res = await ex.as(TOKENS.ada).put('', body).expect(400);
         expect(res.body).toStrictEqual({
           type: 'urn:problem:identity:invalid-request',
           title: 'Invalid request',
           status: 400,
           detail,
-          instance: API,
+          instance: ex.api,
           errors,
         });
         expect(await snapshot(t)).toStrictEqual(before);
@@ -250,109 +223,66 @@ describe('PUT and DELETE', () => {
       [
         { properties: { a: 1 } },
         'properties',
-        'must be an object whose values are strings (no U+0000)',
+        'must be an object whose values are strings (no U+0000 or lone surrogate)',
       ],
       [{ localities: 'en-GB' }, 'localities', 'must be an array'],
     ])(
       'validates values with the import rules and limits: %j',
       async (body, field, message) => {
         const before = await snapshot(t);
-        const res = await t
-          .http()
-          .put(API)
-          .set(bearer(TOKENS.ada))
-          .set(json)
-          .send(body)
-          .expect(400);
+        const res = await ex.as(TOKENS.ada).put('', body).expect(400);
         expect(res.body.errors).toStrictEqual([{ field, message }]);
         expect(await snapshot(t)).toStrictEqual(before);
       },
     );
 
     it('answers 400 for malformed JSON and for a body that is not an object', async () => {
-      const bad = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send('{"displayName":')
-        .expect(400);
+      const ada = ex.as(TOKENS.ada);
+      const bad = await ada.put('', '{"displayName":').expect(400);
       expect(bad.body).toStrictEqual({
         type: 'urn:problem:identity:malformed-json',
         title: 'Bad Request',
         status: 400,
         detail: 'The request body is not valid JSON.',
-        instance: API,
+        instance: ex.api,
       });
-      const list = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send('[1]')
-        .expect(400);
+      const list = await ada.put('', '[1]').expect(400);
       expect(list.body.detail).toBe('The body must be a JSON object.');
     });
 
     it('answers 415 for a body that is not JSON and 413 for one over 64 KiB', async () => {
-      const form = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .type('form')
-        .send('displayName=x')
-        .expect(415);
+      const ada = ex.as(TOKENS.ada);
+      const form = await ada.put('', 'displayName=x').type('form').expect(415);
       expect(form.body).toStrictEqual({
         type: 'urn:problem:identity:unsupported-media-type',
         title: 'Unsupported media type',
         status: 415,
         detail: 'The request body must be application/json.',
-        instance: API,
+        instance: ex.api,
       });
-      const big = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ displayName: 'x'.repeat(70_000) })
+      const big = await ada
+        .put('', { displayName: 'x'.repeat(70_000) })
         .expect(413);
       expect(big.body.type).toBe('urn:problem:identity:payload-too-large');
     });
 
     it('is for access tokens only', async () => {
-      await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.janitor))
-        .set(json)
-        .send({ displayName: 'x' })
-        .expect(403);
+      await ex.as(TOKENS.janitor).put('', { displayName: 'x' }).expect(403);
     });
   });
 
   describe('If-Match', () => {
     it('answers 412 for a stale tag and changes nothing', async () => {
-      const { headers } = await t
-        .http()
-        .get(API)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
-      await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
+      const ada = ex.as(TOKENS.ada);
+      const { headers } = await ada.get().expect(200);
+      await ada
+        .put('', { displayName: 'One' })
         .set('If-Match', headers.etag)
-        .send({ displayName: 'One' })
         .expect(200);
       const before = await snapshot(t);
-      const stale = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
+      const stale = await ada
+        .put('', { displayName: 'Two' })
         .set('If-Match', headers.etag)
-        .send({ displayName: 'Two' })
         .expect(412);
       expect(stale.body).toStrictEqual({
         type: 'urn:problem:identity:precondition-failed',
@@ -360,38 +290,26 @@ describe('PUT and DELETE', () => {
         status: 412,
         detail:
           'If-Match does not match the current ETag of the identity; fetch it again and retry.',
-        instance: API,
+        instance: ex.api,
       });
-      await t
-        .http()
-        .delete(API)
-        .set(bearer(TOKENS.ada))
-        .set('If-Match', headers.etag)
-        .expect(412);
+      await ada.delete().set('If-Match', headers.etag).expect(412);
       expect(await snapshot(t)).toStrictEqual(before);
     });
 
     it('lets exactly one of several writers holding the same tag win', async () => {
-      const { headers } = await t
-        .http()
-        .get(API)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
+      const ada = ex.as(TOKENS.ada);
+      const { headers } = await ada.get().expect(200);
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          t
-            .http()
-            .put(API)
-            .set(bearer(TOKENS.ada))
-            .set(json)
-            .set('If-Match', headers.etag)
-            .send({ displayName: `Writer ${i}` }),
+          ada
+            .put('', { displayName: `Writer ${i}` })
+            .set('If-Match', headers.etag),
         ),
       );
       const statuses = results.map((r) => r.status).sort((a, b) => a - b);
       expect(statuses).toStrictEqual([200, 412, 412, 412, 412, 412, 412, 412]);
       const winner = results.find((r) => r.status === 200)!;
-      const now = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      const now = await ada.get().expect(200);
       expect(now.body.displayName).toBe(winner.body.displayName);
       expect(
         (await events('ada')).filter((e) => e.type === 'updated'),
@@ -399,26 +317,22 @@ describe('PUT and DELETE', () => {
     });
 
     it('applies every one of several writers without a tag, one after the other', async () => {
+      const ada = ex.as(TOKENS.ada);
       const results = await Promise.all(
         ['givenNames', 'surnames', 'localities', 'smallPictures'].map(
           (field, i) =>
-            t
-              .http()
-              .put(API)
-              .set(bearer(TOKENS.ada))
-              .set(json)
-              .send({
-                [field]:
-                  field === 'smallPictures'
-                    ? [`https://p.example/${i}`]
-                    : field === 'localities'
-                      ? ['de-DE']
-                      : [`V${i}`],
-              }),
+            ada.put('', {
+              [field]:
+                field === 'smallPictures'
+                  ? [`https://p.example/${i}`]
+                  : field === 'localities'
+                    ? ['de-DE']
+                    : [`V${i}`],
+            }),
         ),
       );
       expect(results.map((r) => r.status)).toStrictEqual([200, 200, 200, 200]);
-      const now = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      const now = await ada.get().expect(200);
       expect(now.body).toMatchObject({
         givenNames: ['Ada', 'V0'],
         surnames: ['Lovelace', 'V1'],
@@ -432,31 +346,30 @@ describe('PUT and DELETE', () => {
 
     it('plans again on the current state when the state read with the token is already stale', async () => {
       const identities = t.app.get(IdentityService);
-      const read = await t.database.prisma.identity.findUniqueOrThrow({
-        where: {
-          tenantId_identityId: { tenantId: 'example', identityId: 'ada' },
-        },
-        omit: { tenantId: true, createdAt: true, updatedAt: true },
-      });
+      const ada = ex.as(TOKENS.ada);
+      const staleTag = (await ada.get().expect(200)).headers.etag;
+      const read = (await t.app
+        .get(IdentityRepository)
+        .findIdentity(ex.id, 'ada'))!;
       // Another writer changes the identity after the request read it.
-      await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ surnames: ['Lovelace', 'Byron'] })
-        .expect(200);
-      const { body, etag } = await identities.updateIdentity(
-        'example',
-        'ada',
-        read,
-        { displayName: 'Countess' },
-      );
+      await ada.put('', { surnames: ['Lovelace', 'Byron'] }).expect(200);
+      // The caller as authentication read it, before that change.
+      const caller: AccessCaller = {
+        kind: 'access',
+        tenantId: ex.id,
+        identityId: 'ada',
+        accountId: null,
+        isAdmin: true,
+        identity: read,
+      };
+      const { body, etag } = await identities.updateCurrentIdentity(caller, {
+        displayName: 'Countess',
+      });
       expect(body).toMatchObject({
         displayName: 'Countess',
         surnames: ['Lovelace', 'Byron'],
       });
-      const now = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+      const now = await ada.get().expect(200);
       expect(now.headers.etag).toBe(etag);
       expect(now.body).toStrictEqual(body);
       expect(
@@ -467,66 +380,46 @@ describe('PUT and DELETE', () => {
       ]);
       // With the tag of that stale state, the write is refused.
       await expect(
-        identities.updateIdentity(
-          'example',
-          'ada',
-          read,
+        identities.updateCurrentIdentity(
+          caller,
           { displayName: 'Ada' },
-          `"${read.version}"`,
+          staleTag,
         ),
       ).rejects.toMatchObject({ status: 412 });
     });
 
     it('accepts the current tag and *', async () => {
-      const { headers } = await t
-        .http()
-        .get(API)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
-      await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
+      const ada = ex.as(TOKENS.ada);
+      const { headers } = await ada.get().expect(200);
+      await ada
+        .put('', { displayName: 'A' })
         .set('If-Match', `"0", ${headers.etag}`)
-        .send({ displayName: 'A' })
         .expect(200);
-      await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .set('If-Match', '*')
-        .send({ displayName: 'B' })
-        .expect(200);
+      await ada.put('', { displayName: 'B' }).set('If-Match', '*').expect(200);
     });
   });
 
   describe('DELETE', () => {
     it('deletes the current identity with its accounts, friendships, roles and tokens', async () => {
-      const res = await t
-        .http()
-        .delete(API)
-        .set(bearer(TOKENS.charles))
-        .expect(204);
+      const res = await ex.as(TOKENS.charles).delete().expect(204);
       expect(res.text).toBe('');
-      await t.http().get(`${API}/charles`).set(bearer(TOKENS.crm)).expect(404);
-      await t.http().get(API).set(bearer(TOKENS.charles)).expect(401);
+      await ex.as(TOKENS.crm).get('/charles').expect(404);
+      await ex.as(TOKENS.charles).get().expect(401);
       const p = t.database.prisma;
+      const tenantId = ex.id;
       const left = await Promise.all([
-        p.account.count({ where: { identityId: 'charles' } }),
+        p.account.count({ where: { tenantId, identityId: 'charles' } }),
         p.friendship.count({
-          where: { OR: [{ identityId: 'charles' }, { friendId: 'charles' }] },
+          where: {
+            tenantId,
+            OR: [{ identityId: 'charles' }, { friendId: 'charles' }],
+          },
         }),
-        p.roleAssignment.count({ where: { identityId: 'charles' } }),
-        p.token.count({ where: { identityId: 'charles' } }),
+        p.roleAssignment.count({ where: { tenantId, identityId: 'charles' } }),
+        p.token.count({ where: { tenantId, identityId: 'charles' } }),
       ]);
       expect(left).toStrictEqual([0, 0, 0, 0]);
-      const ada = await t
-        .http()
-        .get(`${API}/friends`)
-        .set(bearer(TOKENS.ada))
-        .expect(200);
+      const ada = await ex.as(TOKENS.ada).get('/friends').expect(200);
       expect(
         ada.body.map((f: { identityId: string }) => f.identityId),
       ).toStrictEqual(['mary']);
@@ -542,27 +435,22 @@ describe('PUT and DELETE', () => {
       ['the identity itself, by id', TOKENS.mary, 'mary', 204],
       ['an app with identities:read only', TOKENS.crm, 'mary', 403],
       ['a friend', TOKENS.charles, 'mary', 403],
-      ['a stranger', 'example-olga-access-token-0001', 'mary', 404],
+      ['a stranger', OLGA, 'mary', 404],
       ['an admin, of an unknown identity', TOKENS.ada, 'nobody', 404],
     ])('by id: %s → %i', async (_who, token, id, status) => {
       const before = await snapshot(t);
-      await t.http().delete(`${API}/${id}`).set(bearer(token)).expect(status);
+      await ex.as(token).delete(`/${id}`).expect(status);
       if (status !== 204) expect(await snapshot(t)).toStrictEqual(before);
-      else
-        await t.http().get(`${API}/${id}`).set(bearer(TOKENS.crm)).expect(404);
+      else await ex.as(TOKENS.crm).get(`/${id}`).expect(404);
     });
 
     it('never answers 500 while the identity is read and deleted at once', async () => {
+      const crm = ex.as(TOKENS.crm);
       const reads = Array.from({ length: 30 }, (_, i) =>
-        t
-          .http()
-          .get(
-            `${API}/charles${['', '/accounts', '/friends', '/roles'][i % 4]}`,
-          )
-          .set(bearer(TOKENS.crm)),
+        crm.get(`/charles${['', '/accounts', '/friends', '/roles'][i % 4]}`),
       );
       const [deleted, ...answers] = await Promise.all([
-        t.http().delete(`${API}/charles`).set(bearer(TOKENS.janitor)),
+        ex.as(TOKENS.janitor).delete('/charles'),
         ...reads,
       ]);
       expect(deleted.status).toBe(204);
@@ -573,21 +461,14 @@ describe('PUT and DELETE', () => {
   describe('merges', () => {
     it('moves accounts, friends and roles, records old ids, and redirects the merged id', async () => {
       const identities = t.app.get(IdentityService);
-      const merged = await identities.mergeIdentities(
-        'example',
-        'mary',
-        'charles',
-      );
+      const crm = ex.as(TOKENS.crm);
+      const merged = await identities.mergeIdentities(ex.id, 'mary', 'charles');
       expect(merged).toMatchObject({
         identityId: 'mary',
         displayName: 'Mary Somerville',
         oldIdentityIds: ['charles'],
       });
-      const accounts = await t
-        .http()
-        .get(`${API}/mary/accounts`)
-        .set(bearer(TOKENS.crm))
-        .expect(200);
+      const accounts = await crm.get('/mary/accounts').expect(200);
       expect(
         accounts.body.find(
           (p: { accountProviderId: string }) =>
@@ -599,40 +480,20 @@ describe('PUT and DELETE', () => {
           issuedUserId: expect.any(String),
         }),
       ]);
-      const friends = await t
-        .http()
-        .get(`${API}/mary/friends`)
-        .set(bearer(TOKENS.crm))
-        .expect(200);
+      const friends = await crm.get('/mary/friends').expect(200);
       expect(
         friends.body.map((f: { identityId: string }) => f.identityId),
       ).toStrictEqual(['ada', 'olga']);
-      const olga = await t
-        .http()
-        .get(`${API}/olga/friends`)
-        .set(bearer(TOKENS.crm))
-        .expect(200);
+      const olga = await crm.get('/olga/friends').expect(200);
       expect(
         olga.body.map((f: { identityId: string }) => f.identityId),
       ).toStrictEqual(['mary']);
-      const roles = await t
-        .http()
-        .get(`${API}/mary/roles`)
-        .set(bearer(TOKENS.crm))
-        .expect(200);
+      const roles = await crm.get('/mary/roles').expect(200);
       expect(roles.body).toStrictEqual([{ name: 'member' }]);
-      const moved = await t
-        .http()
-        .get(`${API}/charles`)
-        .set(bearer(TOKENS.crm))
-        .expect(308);
-      expect(moved.headers.location).toBe(`${API}/mary`);
-      await t
-        .http()
-        .get(`${API}/charles`)
-        .set(bearer('example-pat-access-token-00001'))
-        .expect(404);
-      await t.http().get(API).set(bearer(TOKENS.charles)).expect(401);
+      const moved = await crm.get('/charles').expect(308);
+      expect(moved.headers.location).toBe(`${ex.api}/mary`);
+      await ex.as(PAT).get('/charles').expect(404);
+      await ex.as(TOKENS.charles).get().expect(401);
       expect(await events('mary')).toContainEqual({
         type: 'merged',
         fields: ['accounts', 'friends', 'roles', 'oldIdentityIds'],
@@ -656,11 +517,11 @@ describe('PUT and DELETE', () => {
         },
       ];
       file.tokens = [];
-      await t.tenants.importTenant(file);
+      const clash = await t.newTenant(file);
       const before = await snapshot(t);
       const identities = t.app.get(IdentityService);
       await expect(
-        identities.mergeIdentities('clash', 'ada', 'charles'),
+        identities.mergeIdentities(clash.id, 'ada', 'charles'),
       ).rejects.toThrow(
         'Both identities have an account at "password", which allows one account per identity; remove one of them first.',
       );

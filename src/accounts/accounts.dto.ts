@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PROVIDER_ID } from '../common/validation/field-rules';
 
 /** An account as the API returns it; examples from the demo tenant. */
 export class AccountResponse {
@@ -52,6 +53,7 @@ export class AccountProviderResponse {
   @ApiProperty({
     description: 'unique identifier of the account provider',
     example: 'google',
+    pattern: PROVIDER_ID.source,
   })
   accountProviderId: string;
   @ApiProperty({

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { Prisma } from '../generated/prisma/client';
 
 /** A provider of the tenant joined to one of the identity's accounts there, if any. */
 export interface ProviderAccountRecord {
@@ -26,7 +27,7 @@ export class AccountsRepository {
     tenantId: string,
     identityId: string,
   ): Promise<ProviderAccountRecord[]> {
-    return this.database.prisma.$queryRaw<ProviderAccountRecord[]>`
+    return this.database.query<ProviderAccountRecord>(Prisma.sql`
       SELECT p.account_provider_id AS "accountProviderId", p.display_name AS "providerDisplayName",
              p.provider_image_url AS "providerImageUrl", p.sign_in_url AS "signInUrl",
              p.allows_multiple_accounts AS "allowsMultipleAccounts",
@@ -39,6 +40,6 @@ export class AccountsRepository {
                            AND a.account_provider_id = p.account_provider_id
                            AND a.identity_id = ${identityId}
        WHERE p.tenant_id = ${tenantId}
-       ORDER BY p.position, a.account_id`;
+       ORDER BY p.position, a.account_id`);
   }
 }

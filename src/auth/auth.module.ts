@@ -1,14 +1,25 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { AuthRepository } from './auth.repository';
+import { AccessRepository } from './access.repository';
 import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
+import { IssuerKeys } from './issuer-keys';
 import { JwtVerifier } from './jwt-verifier';
+import { TokenRepository } from './token.repository';
+import { TokensService } from './tokens.service';
 
 /** Tokens, their authentication and the access facts the guards ask for. */
 @Module({
   imports: [PassportModule],
-  providers: [AuthRepository, AuthService, BearerStrategy, JwtVerifier],
-  exports: [AuthService, AuthRepository],
+  providers: [
+    AccessRepository,
+    AuthService,
+    BearerStrategy,
+    IssuerKeys,
+    JwtVerifier,
+    TokenRepository,
+    TokensService,
+  ],
+  exports: [AuthService, AccessRepository, TokensService],
 })
 export class AuthModule {}

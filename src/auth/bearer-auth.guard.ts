@@ -1,12 +1,10 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
-import { AuthenticationRequired, InvalidRequest } from '../common/errors';
-import { pathParam, requestState } from '../common/http/request-context';
+import type { Request, Response } from 'express';
+import { RateLimiter } from '../ops/rate-limit/rate-limiter';
+import { AuthenticationRequired } from '../common/errors';
 import { ACCESS_RULE, AccessRule } from './access.decorator';
-import { realmOf } from './auth.service';
-import { Principal } from './principal';
 
 /**
  * The global authentication guard: every route needs a valid token unless
@@ -14,7 +12,10 @@ import { Principal } from './principal';
  */
 @Injectable()
 export class BearerAuthGuard extends AuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
+  ) {
     super();
   }
 
@@ -24,45 +25,25 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       context.getHandler(),
     );
     if (rule === 'public') return true;
-    const view = this.getRequest(context);
-    await super.canActivate(context);
-    requestState(context.switchToHttp().getRequest<Request>()).principal =
-      view.user as Principal;
-    return true;
+    try {
+      return (await super.canActivate(context)) as boolean;
+    } catch (error) {
+      // A token that fails also costs its client address (a 429 past it).
+      if (error instanceof AuthenticationRequired && error.tokenSent) {
+        const http = context.switchToHttp();
+        await this.limiter.chargeFailedAuthentication(
+          http.getRequest<Request>(),
+          http.getResponse<Response>(),
+        );
+      }
+      throw error;
+    }
   }
 
-  /**
-   * Passport sees the headers, query and path only: RFC 6750 allows a body
-   * token in form-encoded bodies alone, and this API takes JSON.
-   */
-  getRequest(context: ExecutionContext) {
-    const req = context
-      .switchToHttp()
-      .getRequest<Request & { bearerView?: object }>();
-    req.bearerView ??= {
-      headers: req.headers,
-      query: req.query,
-      params: req.params,
-    };
-    return req.bearerView as { user?: unknown };
-  }
-
-  handleRequest<T>(
-    err: unknown,
-    user: T,
-    _info: unknown,
-    context: ExecutionContext,
-    status?: unknown,
-  ): T {
+  /** No token at all: passport found nothing to verify. */
+  handleRequest<T>(err: unknown, user: T): T {
     if (err) throw err;
     if (user) return user;
-    const req = context.switchToHttp().getRequest<Request>();
-    if (status === 400)
-      throw new InvalidRequest(
-        req.headers.authorization && req.query.access_token
-          ? 'Send the access token either in the Authorization header or in access_token, not both.'
-          : 'The Authorization header must be of the form "Bearer <token>".',
-      );
-    throw new AuthenticationRequired(realmOf(pathParam(req, 'tenant')), false);
+    throw new AuthenticationRequired(false);
   }
 }

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
-import { InvalidRequest } from '../common/errors';
 import { pathParam } from '../common/http/request-context';
 import { AuthService } from './auth.service';
+import { bearerToken } from './credentials';
 import { Principal } from './principal';
 
 /** The token from `Authorization: Bearer` or `?access_token=`, resolved per tenant. */
@@ -14,11 +14,22 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     super({ passReqToCallback: true });
   }
 
-  validate(req: Request, token: unknown): Promise<Principal> {
-    if (typeof token !== 'string')
-      throw new InvalidRequest(
-        'Send one access token, not several access_token parameters.',
-      );
+  /**
+   * Two tokens (two Authorization headers, the header beside an
+   * access_token parameter, two parameters) or a malformed header are
+   * refused first (400). The strategy then reads the headers and the query
+   * only: RFC 6750 allows a token in a body only when it is form-encoded,
+   * and this API takes JSON, so the body is hidden from it.
+   */
+  authenticate(req: Request, options?: object): void {
+    bearerToken(req);
+    super.authenticate(
+      Object.create(req, { body: { value: undefined } }),
+      options,
+    );
+  }
+
+  validate(req: Request, token: string): Promise<Principal> {
     return this.auth.authenticate(pathParam(req, 'tenant'), token);
   }
 }

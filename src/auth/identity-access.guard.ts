@@ -3,15 +3,16 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { Forbidden, IdentityMoved, IdentityNotFound } from '../common/errors';
 import { pathParam, requestState } from '../common/http/request-context';
+import { pathOf } from '../common/http/route-table';
 import {
   ACCESS_RULE,
   AccessRule,
   IDENTITY_RULES,
   IdentityRule,
 } from './access.decorator';
-import { hasNoNul } from '../common/validation/field-rules';
+import { isStorableText } from '../common/validation/field-rules';
 import { identityView } from './access-policy';
-import { AuthRepository } from './auth.repository';
+import { AccessRepository } from './access.repository';
 import { Principal } from './principal';
 
 /**
@@ -23,7 +24,7 @@ import { Principal } from './principal';
 export class IdentityAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly auth: AuthRepository,
+    private readonly auth: AccessRepository,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -34,7 +35,7 @@ export class IdentityAccessGuard implements CanActivate {
     if (rule === 'public') return true;
     const req = context.switchToHttp().getRequest<Request>();
     const state = requestState(req);
-    const caller = state.principal!;
+    const caller = req.user as Principal;
     if (rule === 'current') {
       if (caller.kind !== 'access')
         throw new Forbidden(
@@ -45,53 +46,46 @@ export class IdentityAccessGuard implements CanActivate {
     if (!rule || !IDENTITY_RULES.includes(rule))
       throw new Forbidden('This route declares no access rule.');
     const identityId = pathParam(req, 'id');
-    // No stored identifier can hold U+0000; PostgreSQL would refuse to compare it.
-    if (!hasNoNul(identityId)) throw new IdentityNotFound(identityId);
-    const { view, identity, mergedInto } = await this.decide(
-      caller,
+    // No stored identifier holds U+0000 (PostgreSQL would refuse to compare
+    // it) or a lone surrogate (it would be compared as U+FFFD).
+    if (!isStorableText(identityId)) throw new IdentityNotFound(identityId);
+    const facts = await this.auth.accessFacts(
+      caller.tenantId,
       identityId,
-      rule,
+      caller.kind === 'access' ? caller.identityId : null,
     );
-    if (view !== 'none' && identity) {
-      state.target = { identityId, view, identity };
+    const view = this.view(caller, identityId, facts.isFriend, rule);
+    if (view !== 'none' && facts.identity) {
+      state.target = { identityId, view, identity: facts.identity };
       return true;
     }
     // Only reads follow a merge: a redirected DELETE would remove the survivor.
+    const survivor = facts.mergedInto;
     if (
-      mergedInto &&
+      survivor &&
       rule !== 'identity-delete' &&
-      (await this.decide(caller, mergedInto, rule)).view !== 'none'
+      this.view(caller, survivor.identityId, survivor.isFriend, rule) !== 'none'
     ) {
-      const segments = req.path.split('/');
-      segments[5] = encodeURIComponent(mergedInto);
-      throw new IdentityMoved(segments.join('/'));
+      throw new IdentityMoved(
+        pathOf(req.route.path as string, {
+          ...req.params,
+          id: survivor.identityId,
+        }),
+      );
     }
     throw new IdentityNotFound(identityId);
   }
 
-  private async decide(
+  private view(
     caller: Principal,
     identityId: string,
+    isFriend: boolean,
     rule: IdentityRule,
   ) {
-    const callerId = caller.kind === 'access' ? caller.identityId : null;
-    const facts = await this.auth.accessFacts(
-      caller.tenantId,
-      identityId,
-      callerId,
-    );
-    const view = identityView(
-      caller,
-      { identityId, isFriend: facts.isFriend },
-      rule,
-    );
+    const view = identityView(caller, { identityId, isFriend }, rule);
     if (view === 'forbidden')
       throw new Forbidden(forbiddenReason(caller, rule));
-    return {
-      view: facts.identity ? view : 'none',
-      identity: facts.identity,
-      mergedInto: facts.mergedInto,
-    } as const;
+    return view;
   }
 }
 

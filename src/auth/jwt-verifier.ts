@@ -1,41 +1,44 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { createRemoteJWKSet, decodeJwt, JWTPayload, jwtVerify } from 'jose';
-import {
-  AuthenticationRequired,
-  Forbidden,
-  IssuerUnavailable,
-} from '../common/errors';
-import { AppConfig } from '../config/app-config';
-import { AuthRepository, IssuerConfig } from './auth.repository';
+import { decodeJwt, JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { AuthenticationRequired, Forbidden } from '../common/errors';
+import { isStorableText, TENANT_ID } from '../common/validation/field-rules';
+import { AccessRepository, IssuerConfig } from './access.repository';
+import { IssuerKeys, TokenRejected } from './issuer-keys';
 import { Principal, SCOPE_DELETE, SCOPE_READ } from './principal';
-
-type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
 /** How long a tenant's issuer list is reused before it is read again. */
 const ISSUERS_TTL_MS = 5000;
-/** Tolerated clock difference for exp and nbf. */
+/** How many tenants' issuer lists are kept; only tenants that exist count. */
+const MAX_TENANTS = 1000;
+/** Tolerated clock difference for exp, nbf and iat. */
 const CLOCK_TOLERANCE_S = 30;
 const KNOWN_SCOPES = [SCOPE_READ, SCOPE_DELETE];
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
- * Validates JWTs from the tenant's own authorization servers (issuer,
- * audience, signature by a key from the issuer's JWKS, exp/nbf) and maps
- * them onto the same principals as opaque tokens.
+ * Validates JWTs from the tenant's own authorization servers as RFC 9068
+ * asks of access tokens (signature by a key of the issuer's JWKS, `iss`,
+ * `aud`, `exp` required, `nbf` and `iat` within the clock tolerance) and
+ * maps them onto the same principals as opaque tokens. Nothing is kept for
+ * a path segment that is not a tenant of this service: a flood of made-up
+ * tenants leaves no state behind.
  */
 @Injectable()
 export class JwtVerifier {
   private readonly logger = new Logger('Jwt');
-  private readonly keySets = new Map<string, KeySet>();
-  private readonly jwksUris = new Map<string, string>();
-  private readonly issuers = new Map<
+  private readonly issuers = new LRUCache<string, IssuerConfig[]>({
+    max: MAX_TENANTS,
+    ttl: ISSUERS_TTL_MS,
+  });
+  private readonly loading = new Map<
     string,
-    { at: number; list: Promise<IssuerConfig[]> }
+    Promise<IssuerConfig[] | undefined>
   >();
 
   constructor(
-    private readonly auth: AuthRepository,
-    private readonly config: AppConfig,
+    private readonly auth: AccessRepository,
+    private readonly keys: IssuerKeys,
   ) {}
 
   /** The payload's issuer, when `token` is a JWT at all; opaque tokens are not. */
@@ -49,39 +52,42 @@ export class JwtVerifier {
     }
   }
 
+  /** How many tenants' issuer lists are cached (bounded; unknown tenants never are). */
+  get cachedTenants(): number {
+    return this.issuers.size;
+  }
+
   async verify(
     tenant: string,
     token: string,
     issuerName: string,
-    realm: string,
   ): Promise<Principal> {
-    const rejected = new AuthenticationRequired(realm, true);
-    const issuer = (await this.tenantIssuers(tenant)).find(
+    const rejected = new AuthenticationRequired(true);
+    if (!TENANT_ID.test(tenant)) throw rejected;
+    const issuer = (await this.tenantIssuers(tenant))?.find(
       (i) => i.issuer === issuerName,
     );
     if (!issuer) throw rejected;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, await this.keySet(issuer), {
+      payload = await this.keys.verify(issuer, token, {
         issuer: issuer.issuer,
         audience: issuer.audiences,
         algorithms: issuer.algorithms,
         clockTolerance: CLOCK_TOLERANCE_S,
-      }));
+        requiredClaims: ['exp'],
+      });
     } catch (error) {
-      // jose's own errors (ERR_…) judge the token; anything else, like a
-      // failed fetch of the keys, is the issuer's outage, not the caller's.
-      const code = (error as { code?: unknown }).code;
-      const judged =
-        typeof code === 'string' &&
-        code.startsWith('ERR_') &&
-        code !== 'ERR_JWKS_TIMEOUT';
-      if (!judged) throw new IssuerUnavailable();
-      this.logger.debug(
-        `JWT rejected for tenant ${tenant}: ${code ?? (error as Error).message}`,
-      );
+      if (!(error instanceof TokenRejected)) throw error;
+      this.logger.debug(`JWT rejected for tenant ${tenant}: ${error.message}`);
       throw rejected;
     }
+    // jose checks that iat is a number, not that it has passed.
+    if (
+      typeof payload.iat === 'number' &&
+      payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_S
+    )
+      throw rejected;
     return this.principal(tenant, issuer, payload, rejected);
   }
 
@@ -93,12 +99,18 @@ export class JwtVerifier {
   ): Promise<Principal> {
     const appId = issuer.appIdClaims
       .map((claim) => payload[claim])
-      .find((v) => typeof v === 'string');
+      .find((v) => typeof v === 'string' && v !== '' && isStorableText(v));
     const subject = payload[issuer.identityClaim];
-    // Client-credentials tokens name no user, or name the client itself.
-    if (typeof subject === 'string' && subject.includes('\u0000'))
+    // An identity claim that is there names an identity, or the token is void.
+    if (
+      subject !== undefined &&
+      (typeof subject !== 'string' ||
+        subject === '' ||
+        !isStorableText(subject))
+    )
       throw rejected;
-    if (typeof subject !== 'string' || subject === appId) {
+    // Client-credentials tokens name no user, or name the client itself.
+    if (subject === undefined || subject === appId) {
       if (typeof appId !== 'string') throw rejected;
       return {
         kind: 'app',
@@ -113,7 +125,7 @@ export class JwtVerifier {
     const caller = await this.auth.findIdentityCaller(
       tenantId,
       subject,
-      typeof accountClaim === 'string' && !accountClaim.includes('\u0000')
+      typeof accountClaim === 'string' && isStorableText(accountClaim)
         ? accountClaim
         : null,
     );
@@ -130,51 +142,28 @@ export class JwtVerifier {
     };
   }
 
-  private tenantIssuers(tenant: string): Promise<IssuerConfig[]> {
+  /**
+   * The tenant's issuers, read at most once per ISSUERS_TTL_MS and once for
+   * all concurrent requests; undefined (and not remembered) when no such
+   * tenant exists.
+   */
+  private async tenantIssuers(
+    tenant: string,
+  ): Promise<IssuerConfig[] | undefined> {
     const cached = this.issuers.get(tenant);
-    if (cached && Date.now() - cached.at < ISSUERS_TTL_MS) return cached.list;
-    const list = this.auth.findIssuers(tenant);
-    this.issuers.set(tenant, { at: Date.now(), list });
-    list.catch(() => this.issuers.delete(tenant));
-    return list;
-  }
-
-  private async keySet(issuer: IssuerConfig): Promise<KeySet> {
-    const uri = issuer.jwksUri ?? (await this.discover(issuer.issuer));
-    let keys = this.keySets.get(uri);
-    if (!keys) {
-      keys = createRemoteJWKSet(new URL(uri), {
-        timeoutDuration: this.config.jwksTimeoutMs,
-        cooldownDuration: this.config.jwksCooldownMs,
-        cacheMaxAge: 10 * 60 * 1000,
-      });
-      this.keySets.set(uri, keys);
+    if (cached) return cached;
+    let pending = this.loading.get(tenant);
+    if (!pending) {
+      pending = this.auth
+        .findIssuers(tenant)
+        .then((list) => {
+          if (list) this.issuers.set(tenant, list);
+          return list;
+        })
+        .finally(() => this.loading.delete(tenant));
+      this.loading.set(tenant, pending);
     }
-    return keys;
-  }
-
-  /** The JWKS address from the issuer's OpenID Connect discovery document. */
-  private async discover(issuer: string): Promise<string> {
-    const known = this.jwksUris.get(issuer);
-    if (known) return known;
-    const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-    try {
-      const res = await fetch(url, {
-        signal: AbortSignal.timeout(this.config.jwksTimeoutMs),
-      });
-      const { jwks_uri: jwksUri } = (await res.json()) as {
-        jwks_uri?: unknown;
-      };
-      if (!res.ok || typeof jwksUri !== 'string')
-        throw new Error(`no jwks_uri at ${url}`);
-      this.jwksUris.set(issuer, jwksUri);
-      return jwksUri;
-    } catch (error) {
-      this.logger.warn(
-        `Discovery failed for ${issuer}: ${(error as Error).message}`,
-      );
-      throw new IssuerUnavailable();
-    }
+    return pending;
   }
 }
 

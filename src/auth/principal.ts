@@ -1,19 +1,31 @@
 import type { IdentityRecord } from '../identity/identity.record';
 
+/** An identity calling through an access token (opaque, or a JWT naming it). */
+export interface AccessCaller {
+  kind: 'access';
+  tenantId: string;
+  identityId: string;
+  /** The account the token was issued for, if any. */
+  accountId: string | null;
+  /** Holds one of the tenant's admin roles. */
+  isAdmin: boolean;
+  /**
+   * The caller's identity, read in the query that authenticated it (the
+   * lookup of an opaque token, or of the identity a JWT names).
+   */
+  identity: IdentityRecord;
+}
+
+/** An application calling through an app token. */
+export interface AppCaller {
+  kind: 'app';
+  tenantId: string;
+  appId: string;
+  scopes: string[];
+}
+
 /** Who is calling: an identity through an access token, or an application. */
-export type Principal =
-  | {
-      kind: 'access';
-      tenantId: string;
-      identityId: string;
-      /** The account the token was issued for, if any. */
-      accountId: string | null;
-      /** Holds one of the tenant's admin roles. */
-      isAdmin: boolean;
-      /** The caller's identity, read in the same query as the token. */
-      identity: IdentityRecord;
-    }
-  | { kind: 'app'; tenantId: string; appId: string; scopes: string[] };
+export type Principal = AccessCaller | AppCaller;
 
 export const SCOPE_READ = 'identities:read';
 export const SCOPE_DELETE = 'identities:delete';

@@ -28,13 +28,17 @@ export class AuthenticationRequired extends DomainError {
   readonly status = 401;
   readonly slug = 'unauthorized';
   readonly title = 'Authentication required';
-  constructor(realm: string, tokenSent: boolean) {
+  constructor(readonly tokenSent: boolean) {
     super(
       tokenSent
         ? 'The access token is unknown, expired or revoked, or was issued for another tenant.'
         : 'Send an access token in the Authorization header (Bearer) or in the access_token query parameter.',
     );
-    this.headers['WWW-Authenticate'] = tokenSent
+  }
+
+  /** The WWW-Authenticate challenge (RFC 6750 §3) for the request's realm. */
+  challenge(realm: string): string {
+    return this.tokenSent
       ? `Bearer realm="${realm}", error="invalid_token"`
       : `Bearer realm="${realm}"`;
   }
@@ -110,9 +114,8 @@ export class TooManyRequests extends DomainError {
   readonly slug = 'too-many-requests';
   readonly title = 'Too many requests';
   constructor(retryAfterSeconds: number) {
-    super(
-      `The request budget of this token is spent; retry in ${retryAfterSeconds} s.`,
-    );
+    super(`The request budget is spent; retry in ${retryAfterSeconds} s.`);
+    // RateLimit-* are set by the rate limiter, as on every routed answer.
     this.headers['Retry-After'] = String(retryAfterSeconds);
   }
 }

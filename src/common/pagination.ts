@@ -1,19 +1,27 @@
-import type { Response } from 'express';
-import { IsOptional, Matches } from 'class-validator';
+import { IsOptional, Matches, ValidateBy } from 'class-validator';
 import { InvalidRequest } from './errors';
+import { isStorableText } from './validation/field-rules';
 
-/** `?limit=` (1–1000) and `?cursor=` of the friends and roles collections. */
+export const MAX_PAGE_LIMIT = 1000;
+export const CURSOR_MAX_LENGTH = 2048;
+export const CURSOR = new RegExp(`^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH}}$`);
+
+const isPageLimit = (value: unknown) =>
+  typeof value === 'string' &&
+  /^[1-9]\d*$/.test(value) &&
+  Number(value) <= MAX_PAGE_LIMIT;
+
+/** `?limit=` (1–MAX_PAGE_LIMIT) and `?cursor=` of the friends and roles collections. */
 export class PageQuery {
   @IsOptional()
-  @Matches(/^(?:[1-9]\d{0,2}|1000)$/, {
-    message: 'must be a whole number from 1 to 1000',
-  })
+  @ValidateBy(
+    { name: 'isPageLimit', validator: { validate: isPageLimit } },
+    { message: `must be a whole number from 1 to ${MAX_PAGE_LIMIT}` },
+  )
   limit?: string;
 
   @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{1,2048}$/, {
-    message: 'is not a cursor this service issued',
-  })
+  @Matches(CURSOR, { message: 'is not a cursor this service issued' })
   cursor?: string;
 }
 
@@ -23,61 +31,65 @@ export interface Page {
   after?: string[];
 }
 
+/**
+ * A collection, whole or a page of it: its elements (or their JSON, when the
+ * database wrote it) and, when elements follow, the page that comes next.
+ */
+export interface Collection<T> {
+  items: T;
+  next?: Required<Page>;
+}
+
+/** The fields a collection is ordered by: its cursors carry their values. */
+export type SortOrder = readonly string[];
+
 /** A cursor is the sort key of the last element of a page, opaque to clients. */
 export function encodeCursor(key: string[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-export function toPage(query: PageQuery, keyLength: number): Page {
+/** The page `query` asks for, in a collection ordered by `order`. */
+export function pageOf(query: PageQuery, order: SortOrder): Page {
   const page: Page = {
     limit: query.limit === undefined ? undefined : Number(query.limit),
   };
-  if (query.cursor !== undefined) {
-    let key: unknown;
-    try {
-      key = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
-    } catch {
-      key = undefined;
-    }
-    if (
-      !Array.isArray(key) ||
-      key.length !== keyLength ||
-      !key.every((k) => typeof k === 'string' && !k.includes('\u0000'))
-    )
-      throw new InvalidRequest('The cursor is not one this service issued.', [
-        { field: 'cursor', message: 'is not a cursor this service issued' },
-      ]);
-    page.after = key;
-  }
+  if (query.cursor !== undefined)
+    page.after = decodeCursor(query.cursor, order);
   return page;
 }
 
-/**
- * Trims a page fetched with one extra element and, when there is more, sets
- * `Link: <…>; rel="next"` (RFC 8288). The link does not repeat a token.
- */
-export function sendPage<T>(
-  res: Response,
-  path: string,
-  page: Page,
-  rows: T[],
-  keyOf: (row: T) => string[],
-): T[] {
-  if (page.limit === undefined || rows.length <= page.limit) return rows;
-  const items = rows.slice(0, page.limit);
-  setNextLink(res, path, page.limit, keyOf(items[items.length - 1]));
-  return items;
+function decodeCursor(cursor: string, order: SortOrder): string[] {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    key = undefined;
+  }
+  if (
+    !Array.isArray(key) ||
+    key.length !== order.length ||
+    !key.every((k) => typeof k === 'string' && isStorableText(k))
+  )
+    throw new InvalidRequest('The cursor is not one this service issued.', [
+      { field: 'cursor', message: 'is not a cursor this service issued' },
+    ]);
+  return key;
 }
 
-/** `Link: <…>; rel="next"` to the page after the element with sort key `last`. */
-export function setNextLink(
-  res: Response,
-  path: string,
-  limit: number,
-  last: string[],
-): void {
-  res.setHeader(
-    'Link',
-    `<${path}?limit=${limit}&cursor=${encodeCursor(last)}>; rel="next"`,
-  );
+/**
+ * A page of `rows` fetched with one more than the page's limit: the page's
+ * rows, and the next page when there is more.
+ */
+export function pageFrom<T>(
+  rows: T[],
+  page: Page,
+  keyOf: (row: T) => string[],
+): Collection<T[]> {
+  if (page.limit === undefined || rows.length <= page.limit)
+    return { items: rows };
+  const items = rows.slice(0, page.limit);
+  return {
+    items,
+    next: { limit: page.limit, after: keyOf(items[items.length - 1]) },
+  };
 }

@@ -1,12 +1,17 @@
-import { loadConfig } from './app-config';
+import { loadConfig, redactCredentials } from './app-config';
 
 describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toStrictEqual({
       port: 3000,
+      host: undefined,
       databaseUrl: undefined,
+      databaseDirectUrl: undefined,
+      databaseReplicaUrls: [],
+      databaseReplicaMaxLagMs: 1000,
       dataDir: '.data/pglite',
       databasePoolSize: 10,
+      databasePreparedStatements: true,
       databaseConnectTimeoutMs: 5000,
       databaseQueryTimeoutMs: 30000,
       migrateOnStart: true,
@@ -14,12 +19,14 @@ describe('loadConfig', () => {
       logLevel: 'log',
       redisUrl: undefined,
       rateLimit: 1200,
+      rateLimitFailedAuthentications: 120,
       rateLimitWindowSeconds: 60,
+      redisTimeoutMs: 200,
       trustProxy: false,
       corsOrigins: [],
       requestTimeoutMs: 30000,
       headersTimeoutMs: 10000,
-      keepAliveTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65000,
       jwksCooldownMs: 30000,
       jwksTimeoutMs: 3000,
     });
@@ -29,9 +36,15 @@ describe('loadConfig', () => {
     expect(
       loadConfig({
         PORT: '8080',
+        HOST: '127.0.0.1',
         DATABASE_URL: 'postgresql://u@db:5432/identity',
+        DATABASE_DIRECT_URL: 'postgresql://u@primary:5432/identity',
+        DATABASE_REPLICA_URL:
+          'postgresql://u@replica-1/identity, postgresql://u@replica-2/identity',
+        DATABASE_REPLICA_MAX_LAG_MS: '500',
         DATA_DIR: '/var/lib/identity',
         DATABASE_POOL_SIZE: '20',
+        DATABASE_PREPARED_STATEMENTS: 'false',
         DATABASE_CONNECT_TIMEOUT_MS: '2000',
         DATABASE_QUERY_TIMEOUT_MS: '9000',
         MIGRATE_ON_START: 'false',
@@ -39,7 +52,9 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'debug',
         REDIS_URL: 'redis://cache:6379/0',
         RATE_LIMIT: '100',
+        RATE_LIMIT_FAILED_AUTH: '20',
         RATE_LIMIT_WINDOW_SECONDS: '10',
+        REDIS_TIMEOUT_MS: '150',
         TRUST_PROXY: '10.0.0.0/8, loopback',
         CORS_ORIGINS: 'https://app.example, http://localhost:5173',
         HTTP_REQUEST_TIMEOUT_MS: '20000',
@@ -50,9 +65,17 @@ describe('loadConfig', () => {
       }),
     ).toStrictEqual({
       port: 8080,
+      host: '127.0.0.1',
       databaseUrl: 'postgresql://u@db:5432/identity',
+      databaseDirectUrl: 'postgresql://u@primary:5432/identity',
+      databaseReplicaUrls: [
+        'postgresql://u@replica-1/identity',
+        'postgresql://u@replica-2/identity',
+      ],
+      databaseReplicaMaxLagMs: 500,
       dataDir: '/var/lib/identity',
       databasePoolSize: 20,
+      databasePreparedStatements: false,
       databaseConnectTimeoutMs: 2000,
       databaseQueryTimeoutMs: 9000,
       migrateOnStart: false,
@@ -60,7 +83,9 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       redisUrl: 'redis://cache:6379/0',
       rateLimit: 100,
+      rateLimitFailedAuthentications: 20,
       rateLimitWindowSeconds: 10,
+      redisTimeoutMs: 150,
       trustProxy: '10.0.0.0/8, loopback',
       corsOrigins: ['https://app.example', 'http://localhost:5173'],
       requestTimeoutMs: 20000,
@@ -69,6 +94,18 @@ describe('loadConfig', () => {
       jwksCooldownMs: 1000,
       jwksTimeoutMs: 500,
     });
+  });
+
+  it('seeds the demo by default on the embedded database only', () => {
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/x' }).seedDemo).toBe(
+      false,
+    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://db/x', SEED_DEMO: 'true' })
+        .seedDemo,
+    ).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
 
   it('reads TRUST_PROXY as a flag or a hop count', () => {
@@ -85,6 +122,16 @@ describe('loadConfig', () => {
     ['PORT', '3000abc', 'must be a whole number from 1 to 65535'],
     ['DATABASE_URL', 'mysql://x', 'must be a postgresql:// connection string'],
     ['DATABASE_POOL_SIZE', '-1', 'must be a whole number from 1 to 1000'],
+    [
+      'DATABASE_REPLICA_URL',
+      'postgresql://r1/x, mysql://r2/x',
+      'must be postgresql:// connection strings separated by commas',
+    ],
+    [
+      'DATABASE_REPLICA_MAX_LAG_MS',
+      '5',
+      'must be a whole number from 10 to 600000',
+    ],
     ['MIGRATE_ON_START', 'yes', 'must be true or false'],
     [
       'LOG_LEVEL',
@@ -94,6 +141,43 @@ describe('loadConfig', () => {
   ])('names %s=%s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(
       `Invalid configuration:\n  ${name}=${JSON.stringify(value)}: ${message}`,
+    );
+  });
+
+  it.each(['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URL'])(
+    'refuses %s without DATABASE_URL',
+    (name) => {
+      expect(() =>
+        loadConfig({ [name]: 'postgresql://ada:s3cret@db/identity' }),
+      ).toThrow(
+        `Invalid configuration:\n  ${name}="postgresql://ada:***@db/identity": needs DATABASE_URL; the embedded database has neither a pooler nor replicas`,
+      );
+    },
+  );
+
+  it.each([
+    ['postgresql://ada:s3cret@db:5432/x', 'postgresql://ada:***@db:5432/x'],
+    ['postgresql://ada:s3c@ret@db/x', 'postgresql://ada:***@db/x'],
+    [
+      'postgresql://ada@db/x?password=s3cret&a=1',
+      'postgresql://ada@db/x?password=***&a=1',
+    ],
+    ['postgresql://db/x', 'postgresql://db/x'],
+    ['ada:s3cret@db', 'ada:***@db'],
+  ])('redacts %s as %s', (url, shown) => {
+    expect(redactCredentials(url)).toBe(shown);
+  });
+
+  it('never echoes a password of a connection string it refuses', () => {
+    expect(() =>
+      loadConfig({
+        DATABASE_URL: 'postgresql://ada:pa ss@db/identity',
+        REDIS_URL: 'redis ://:hunter2@cache:6379?password=hunter2',
+      }),
+    ).toThrow(
+      'Invalid configuration:\n' +
+        '  DATABASE_URL="postgresql://ada:***@db/identity": must be a postgresql:// connection string\n' +
+        '  REDIS_URL="redis ://:***@cache:6379?password=***": must be a redis:// or rediss:// URL',
     );
   });
 });

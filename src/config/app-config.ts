@@ -23,14 +23,31 @@ export const LOG_LEVELS = [
 ] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The largest budget and window; the OpenAPI document bounds RateLimit-* by them. */
+export const MAX_RATE_LIMIT = 1_000_000;
+export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
+
 /** The service's configuration, read and validated once at start. */
 export class AppConfig {
   port: number;
+  /** The address to listen on; every address of the host when unset. */
+  host?: string;
   /** PostgreSQL connection string; when absent the embedded database is used. */
   databaseUrl?: string;
+  /**
+   * The primary itself, when DATABASE_URL is a pooler: migrations and the
+   * command line (imports, merges, the change log) connect here.
+   */
+  databaseDirectUrl?: string;
+  /** Streaming replicas that GET requests read from while they keep up. */
+  databaseReplicaUrls: string[];
+  /** The most a replica may lag behind the primary and still be read. */
+  databaseReplicaMaxLagMs: number;
   /** Data directory of the embedded database (`memory://` keeps it in memory). */
   dataDir: string;
   databasePoolSize: number;
+  /** Prepared (named) statements; off behind a pooler that cannot keep them. */
+  databasePreparedStatements: boolean;
   /** Longest wait for a new database connection. */
   databaseConnectTimeoutMs: number;
   /** Longest wait for one database query; past it the request fails (503). */
@@ -42,7 +59,11 @@ export class AppConfig {
   redisUrl?: string;
   /** Requests per token (or per client address without one) in each window. */
   rateLimit: number;
+  /** Failed authentications per client address in each window. */
+  rateLimitFailedAuthentications: number;
   rateLimitWindowSeconds: number;
+  /** Longest wait for Redis; past it the instance counts in memory for a while. */
+  redisTimeoutMs: number;
   /** Express `trust proxy`: false, true, a hop count, or addresses/subnets. */
   trustProxy: boolean | number | string;
   /** Origins allowed by CORS; empty turns CORS off. */
@@ -84,17 +105,39 @@ class Environment {
   @WholeNumber(1, 65535) PORT: number = 3000;
 
   @IsOptional()
+  @Matches(/^[0-9A-Za-z.:-]{1,253}$/, {
+    message: 'must be an address or a host name, e.g. 127.0.0.1',
+  })
+  HOST?: string;
+
+  @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, {
     message: 'must be a postgresql:// connection string',
   })
   DATABASE_URL?: string;
 
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, {
+    message: 'must be a postgresql:// connection string',
+  })
+  DATABASE_DIRECT_URL?: string;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/[^\s,]+(\s*,\s*postgres(ql)?:\/\/[^\s,]+)*$/, {
+    message: 'must be postgresql:// connection strings separated by commas',
+  })
+  DATABASE_REPLICA_URL?: string;
+
+  @WholeNumber(10, 600_000) DATABASE_REPLICA_MAX_LAG_MS: number = 1_000;
+
   @IsOptional() @IsString() @MinLength(1) DATA_DIR: string = '.data/pglite';
   @WholeNumber(1, 1000) DATABASE_POOL_SIZE: number = 10;
+  @Flag() DATABASE_PREPARED_STATEMENTS: boolean = true;
   @WholeNumber(100, 600_000) DATABASE_CONNECT_TIMEOUT_MS: number = 5_000;
   @WholeNumber(100, 3_600_000) DATABASE_QUERY_TIMEOUT_MS: number = 30_000;
   @Flag() MIGRATE_ON_START: boolean = true;
-  @Flag() SEED_DEMO: boolean = true;
+  /** Defaults to on for the embedded database only (see loadConfig). */
+  @Flag() SEED_DEMO?: boolean;
 
   @IsOptional()
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
@@ -106,8 +149,11 @@ class Environment {
   })
   REDIS_URL?: string;
 
-  @WholeNumber(1, 1_000_000) RATE_LIMIT: number = 1200;
-  @WholeNumber(1, 86_400) RATE_LIMIT_WINDOW_SECONDS: number = 60;
+  @WholeNumber(1, MAX_RATE_LIMIT) RATE_LIMIT: number = 1200;
+  @WholeNumber(1, MAX_RATE_LIMIT_WINDOW_SECONDS)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
+  @WholeNumber(1, MAX_RATE_LIMIT) RATE_LIMIT_FAILED_AUTH: number = 120;
+  @WholeNumber(10, 10_000) REDIS_TIMEOUT_MS: number = 200;
 
   @IsOptional()
   @Matches(/^(true|false|\d{1,2}|[0-9A-Za-z.:/_,\s-]+)$/, {
@@ -124,12 +170,39 @@ class Environment {
 
   @WholeNumber(1000, 3_600_000) HTTP_REQUEST_TIMEOUT_MS: number = 30_000;
   @WholeNumber(1000, 600_000) HTTP_HEADERS_TIMEOUT_MS: number = 10_000;
-  @WholeNumber(1000, 600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 5_000;
+  // Above the 60 s idle timeout of common gateways, which must close idle
+  // connections first (docs/operations.md, Behind a gateway).
+  @WholeNumber(1000, 600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
   @WholeNumber(0, 3_600_000) JWKS_COOLDOWN_MS: number = 30_000;
   @WholeNumber(100, 60_000) JWKS_TIMEOUT_MS: number = 3_000;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * A connection string as it may be shown: the password of its user part and
+ * any `password=` parameter replaced, whether or not the rest parses (a
+ * mistyped URL is echoed in the error that refuses it).
+ */
+export function redactCredentials(value: string): string {
+  const [address, ...rest] = value.split(/(?=[?#])/);
+  const start = address.includes('//') ? address.indexOf('//') + 2 : 0;
+  const at = address.lastIndexOf('@');
+  const colon = address.indexOf(':', start);
+  const hidden =
+    at > start && colon >= 0 && colon < at
+      ? `${address.slice(0, colon)}:***${address.slice(at)}`
+      : address;
+  return [hidden, ...rest].join('').replace(/([?&]password=)[^&#]*/gi, '$1***');
+}
+
+/** A variable's value as an error message may echo it. */
+const shown = (name: string, value: string | undefined) =>
+  JSON.stringify(
+    value !== undefined && name.endsWith('_URL')
+      ? redactCredentials(value)
+      : value,
+  );
 
 function trustProxyValue(value: string): boolean | number | string {
   if (value === 'true' || value === 'false') return value === 'true';
@@ -154,7 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (errors.length > 0) {
     const lines = errors.map(
       (e) =>
-        `${e.property}=${JSON.stringify(env[e.property])}: ${Object.values(
+        `${e.property}=${shown(e.property, env[e.property])}: ${Object.values(
           e.constraints ?? {},
         )
           .map((m) => m.replace(`${e.property} `, ''))
@@ -162,19 +235,36 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URL'] as const)
+    if (parsed[name] && !parsed.DATABASE_URL)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}=${shown(name, parsed[name])}: needs DATABASE_URL; the embedded database has neither a pooler nor replicas`,
+      );
   return {
     port: parsed.PORT,
+    host: parsed.HOST,
     databaseUrl: parsed.DATABASE_URL,
+    databaseDirectUrl: parsed.DATABASE_DIRECT_URL,
+    databaseReplicaUrls: (parsed.DATABASE_REPLICA_URL ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean),
+    databaseReplicaMaxLagMs: parsed.DATABASE_REPLICA_MAX_LAG_MS,
     dataDir: parsed.DATA_DIR,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    databasePreparedStatements: parsed.DATABASE_PREPARED_STATEMENTS,
     databaseConnectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
     databaseQueryTimeoutMs: parsed.DATABASE_QUERY_TIMEOUT_MS,
     migrateOnStart: parsed.MIGRATE_ON_START,
-    seedDemo: parsed.SEED_DEMO,
+    // A production database never gets the demo tenant and its published
+    // tokens unless asked to.
+    seedDemo: parsed.SEED_DEMO ?? parsed.DATABASE_URL === undefined,
     logLevel: parsed.LOG_LEVEL,
     redisUrl: parsed.REDIS_URL,
     rateLimit: parsed.RATE_LIMIT,
+    rateLimitFailedAuthentications: parsed.RATE_LIMIT_FAILED_AUTH,
     rateLimitWindowSeconds: parsed.RATE_LIMIT_WINDOW_SECONDS,
+    redisTimeoutMs: parsed.REDIS_TIMEOUT_MS,
     trustProxy: trustProxyValue(parsed.TRUST_PROXY),
     corsOrigins: (parsed.CORS_ORIGINS ?? '')
       .split(',')

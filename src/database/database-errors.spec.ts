@@ -26,6 +26,13 @@ describe('isDatabaseUnavailable', () => {
         meta: { driverAdapterError: { cause: { originalCode: '55000' } } },
       },
     ],
+    [
+      'a refused connection, as the driver adapter reports it',
+      Object.assign(new Error('DriverAdapterError'), {
+        name: 'DriverAdapterError',
+        cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 1 },
+      }),
+    ],
     ['a pg connection loss', new Error('Connection terminated unexpectedly')],
     ['an initialization error', { name: 'PrismaClientInitializationError' }],
   ])('recognises %s', (_what, error) => {
@@ -39,6 +46,13 @@ describe('isDatabaseUnavailable', () => {
       {
         code: 'P2010',
         meta: { driverAdapterError: { cause: { code: '42601' } } },
+      },
+    ],
+    [
+      'a unique violation, as the driver adapter reports it',
+      {
+        name: 'DriverAdapterError',
+        cause: { kind: 'UniqueConstraintViolation', originalCode: '23505' },
       },
     ],
     ['a plain error', new Error('boom')],

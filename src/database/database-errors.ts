@@ -10,6 +10,17 @@ const PRISMA_UNAVAILABLE = new Set([
   'P2037',
 ]);
 
+// The driver adapter's kinds of the same, for queries it runs directly
+// (through the client, Prisma turns them into the codes above).
+const ADAPTER_UNAVAILABLE = new Set([
+  'DatabaseNotReachable',
+  'DatabaseDoesNotExist',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TlsConnectionError',
+  'TooManyConnections',
+]);
+
 // SQLSTATEs of the same: connection exceptions (class 08), operator
 // intervention (57P01-57P03), too many connections, a database that is not
 // accepting connections or does not exist.
@@ -32,11 +43,15 @@ const DRIVER_MESSAGES =
 
 interface ErrorLike {
   name?: string;
+  /** A driver adapter error's kind (its cause). */
+  kind?: unknown;
   code?: unknown;
   originalCode?: unknown;
   message?: string;
   meta?: { code?: unknown; driverAdapterError?: unknown };
   cause?: unknown;
+  /** An AggregateError's errors: one per address tried. */
+  errors?: unknown;
 }
 
 /** The error and the errors it wraps: Prisma keeps the driver's in meta.driverAdapterError. */
@@ -46,6 +61,8 @@ function* chain(error: unknown, depth = 0): Generator<ErrorLike> {
   yield e;
   yield* chain(e.meta?.driverAdapterError, depth + 1);
   yield* chain(e.cause, depth + 1);
+  if (Array.isArray(e.errors))
+    for (const inner of e.errors) yield* chain(inner, depth + 1);
 }
 
 const codes = (e: ErrorLike) =>
@@ -53,10 +70,17 @@ const codes = (e: ErrorLike) =>
     (c): c is string => typeof c === 'string',
   );
 
+/** Every code in the error and the errors it wraps: SQLSTATEs, Prisma's, socket errors'. */
+export function errorCodes(error: unknown): string[] {
+  return [...chain(error)].flatMap(codes);
+}
+
 /** Whether an error means the database is unreachable, not that a query is wrong. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of chain(error)) {
     if (e.name === 'PrismaClientInitializationError') return true;
+    if (typeof e.kind === 'string' && ADAPTER_UNAVAILABLE.has(e.kind))
+      return true;
     if (
       codes(e).some(
         (c) =>

@@ -53,57 +53,84 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 
 /**
  * Applies the migrations that are not applied yet, each in its own
- * transaction together with its `_prisma_migrations` record, under the same
- * advisory lock as `prisma migrate deploy`. Refuses to run when an applied
- * migration's file has changed or an earlier migration failed half-way.
- * Returns the names of the migrations it applied.
+ * transaction together with its `_prisma_migrations` record. Every
+ * transaction first takes the transaction-scoped form of the advisory lock
+ * `prisma migrate deploy` takes, then reads what is applied: instances
+ * starting at once apply each migration exactly once, and no lock outlives
+ * its transaction, so this works through a pooler in transaction mode
+ * (PgBouncer) too, where a session lock could stay behind on a server
+ * connection. Refuses to run when an applied migration's file has changed
+ * or an earlier migration failed half-way. Returns the names of the
+ * migrations this call applied.
  */
 export async function migrate(
   session: SqlSession,
   migrations: Migration[] = readMigrations(),
 ): Promise<string[]> {
-  await session.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
+  await locked(session, () => session.exec(CREATE_MIGRATIONS_TABLE));
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    const done = await locked(session, async () => {
+      const rows = await session.query<AppliedRow>(
+        `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations"
+          WHERE rolled_back_at IS NULL`,
+      );
+      const row = rows.find((r) => r.migration_name === migration.name);
+      checkApplied(migrations, rows);
+      if (row) return false;
+      await apply(session, migration);
+      return true;
+    });
+    if (done) applied.push(migration.name);
+  }
+  return applied;
+}
+
+/** Runs `work` in a transaction that first takes the migrations' lock. */
+async function locked<T>(
+  session: SqlSession,
+  work: () => Promise<T>,
+): Promise<T> {
+  await session.exec('BEGIN');
   try {
-    await session.exec(CREATE_MIGRATIONS_TABLE);
-    const rows = await session.query<AppliedRow>(
-      `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations"
-        WHERE rolled_back_at IS NULL`,
-    );
-    const applied = new Map(rows.map((row) => [row.migration_name, row]));
-    const pending: Migration[] = [];
-    for (const migration of migrations) {
-      const row = applied.get(migration.name);
-      if (!row) pending.push(migration);
-      else if (!row.finished_at)
-        throw new MigrationError(
-          `Migration ${migration.name} failed earlier and was never finished; resolve it before starting.`,
-        );
-      else if (row.checksum !== migration.checksum)
-        throw new MigrationError(
-          `Migration ${migration.name} was changed after it was applied (checksum ${row.checksum} in the database, ${migration.checksum} on disk).`,
-        );
-    }
-    for (const migration of pending) await apply(session, migration);
-    return pending.map((m) => m.name);
-  } finally {
-    await session.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]);
+    await session.query('SELECT pg_advisory_xact_lock($1)', [
+      PRISMA_MIGRATE_LOCK,
+    ]);
+    const result = await work();
+    await session.exec('COMMIT');
+    return result;
+  } catch (error) {
+    await session.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** Refuses applied migrations whose files changed, or that never finished. */
+function checkApplied(migrations: Migration[], rows: AppliedRow[]): void {
+  for (const row of rows) {
+    const file = migrations.find((m) => m.name === row.migration_name);
+    if (!row.finished_at)
+      throw new MigrationError(
+        `Migration ${row.migration_name} failed earlier and was never finished; resolve it before starting.`,
+      );
+    if (file && row.checksum !== file.checksum)
+      throw new MigrationError(
+        `Migration ${file.name} was changed after it was applied (checksum ${row.checksum} in the database, ${file.checksum} on disk).`,
+      );
   }
 }
 
 async function apply(session: SqlSession, migration: Migration): Promise<void> {
   const startedAt = new Date();
-  await session.exec('BEGIN');
   try {
     await session.exec(migration.sql);
     await session.query(
       `INSERT INTO "_prisma_migrations"
          (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)
-       VALUES ($1, $2, now(), $3, NULL, NULL, $4, 1)`,
+       VALUES ($1, $2, clock_timestamp(), $3, NULL, NULL, $4, 1)`,
       [randomUUID(), migration.checksum, migration.name, startedAt],
     );
-    await session.exec('COMMIT');
   } catch (error) {
-    await session.exec('ROLLBACK');
     throw new MigrationError(
       `Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`,
     );

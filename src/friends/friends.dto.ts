@@ -1,4 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IDENTITY_ID_SCHEMA } from '../identity/identity.dto';
+import type {
+  IdentityField,
+  IdentityResponse,
+} from '../identity/identity-fields';
+
+/** What a friend entry shows of the friend's identity. */
+export const FRIEND_FIELDS = [
+  'identityId',
+  'displayName',
+  'smallPictures',
+  'mediumPictures',
+  'largePictures',
+] as const satisfies readonly IdentityField[];
+export type FriendField = (typeof FRIEND_FIELDS)[number];
 
 const pictures = (size: string) =>
   ApiPropertyOptional({
@@ -8,11 +23,12 @@ const pictures = (size: string) =>
   });
 
 /** A friend as the API returns it. */
-export class FriendResponse {
+export class FriendResponse implements Pick<IdentityResponse, FriendField> {
   @ApiProperty({
     description:
       'identifier of the friend; usable with GET /{tenant}/api/identity/v1/{id}',
     example: 'bob',
+    ...IDENTITY_ID_SCHEMA,
   })
   identityId: string;
   @ApiPropertyOptional({

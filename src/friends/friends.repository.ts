@@ -1,16 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { Page } from '../common/pagination';
+import { Prisma } from '../generated/prisma/client';
+import { IDENTITY_FIELDS } from '../identity/identity-fields';
+import { FRIEND_FIELDS, FriendField } from './friends.dto';
+import { Collection, Page } from '../common/pagination';
 
-/** A page of friends as PostgreSQL serialized it. */
-export interface FriendsPage {
-  /** The friends' JSON objects, comma-separated (no brackets). */
-  items: string;
-  /** Whether friends follow this page. */
-  more: boolean;
-  /** The sort key (name or '', id) of the page's last friend, if any. */
-  last: [string, string] | null;
-}
+/** A page of friends as PostgreSQL serialized it: a JSON array. */
+export type FriendsPage = Collection<string>;
+
+const column = (field: FriendField) => IDENTITY_FIELDS[field].column;
+/** The friend's columns, read from table `identity` (alias i). */
+const COLUMNS = Prisma.raw(
+  FRIEND_FIELDS.map((f) => `i.${column(f)}`).join(', '),
+);
+/**
+ * A friend's entry, named as its fields: an empty picture list becomes null,
+ * and json_strip_nulls then leaves every null out — the representation rule
+ * the identity mapper applies (a test compares the two).
+ */
+const ENTRY = Prisma.raw(
+  FRIEND_FIELDS.map((f) =>
+    IDENTITY_FIELDS[f].kind === 'urls'
+      ? `nullif(page.${column(f)}, '{}') AS "${f}"`
+      : `page.${column(f)} AS "${f}"`,
+  ).join(', '),
+);
 
 @Injectable()
 export class FriendsRepository {
@@ -32,24 +46,21 @@ export class FriendsRepository {
   ): Promise<FriendsPage> {
     const [afterName, afterId] = page.after ?? [null, null];
     const limit = page.limit ?? null;
-    const [found] = await this.database.prisma.$queryRaw<
-      {
-        items: string | null;
-        fetched: number;
-        lastName: string | null;
-        lastId: string | null;
-      }[]
-    >`
+    const [found] = await this.database.query<{
+      items: string | null;
+      fetched: number;
+      lastName: string | null;
+      lastId: string | null;
+    }>(Prisma.sql`
       WITH fetched AS (
-        SELECT i.identity_id, coalesce(i.display_name, '') AS sort_name, i.display_name,
-               i.small_pictures, i.medium_pictures, i.large_pictures
+        SELECT coalesce(i.display_name, '') AS sort_name, ${COLUMNS}
           FROM identity i
          WHERE i.tenant_id = ${tenantId}
            AND i.identity_id = ANY (ARRAY(SELECT f.friend_id FROM friendship f
                                            WHERE f.tenant_id = ${tenantId} AND f.identity_id = ${identityId}))
            AND (${afterId}::text IS NULL
                 OR (coalesce(i.display_name, ''), i.identity_id) > (${afterName}::text, ${afterId}::text))
-         ORDER BY 2, 1
+         ORDER BY sort_name, i.identity_id
          LIMIT ${limit}::int + 1
       ), numbered AS (
         SELECT fetched.*, row_number() OVER (ORDER BY sort_name, identity_id) AS n FROM fetched
@@ -57,20 +68,19 @@ export class FriendsRepository {
         SELECT * FROM numbered WHERE ${limit}::int IS NULL OR n <= ${limit}::int
       )
       SELECT (SELECT string_agg(json_strip_nulls(row_to_json((
-                SELECT f FROM (SELECT page.identity_id AS "identityId",
-                                      page.display_name AS "displayName",
-                                      nullif(page.small_pictures, '{}') AS "smallPictures",
-                                      nullif(page.medium_pictures, '{}') AS "mediumPictures",
-                                      nullif(page.large_pictures, '{}') AS "largePictures") AS f
+                SELECT f FROM (SELECT ${ENTRY}) AS f
               )))::text, ',' ORDER BY n) FROM page) AS items,
              (SELECT count(*)::int FROM numbered) AS fetched,
              last.sort_name AS "lastName", last.identity_id AS "lastId"
         FROM (SELECT 1) AS one
-        LEFT JOIN (SELECT sort_name, identity_id FROM page ORDER BY n DESC LIMIT 1) AS last ON true`;
+        LEFT JOIN (SELECT sort_name, identity_id FROM page ORDER BY n DESC LIMIT 1) AS last ON true`);
+    const items = `[${found.items ?? ''}]`;
+    // The sort key of the last friend: its display name ('' when absent), its id.
+    if (limit === null || found.fetched <= limit || found.lastId === null)
+      return { items };
     return {
-      items: found.items ?? '',
-      more: limit !== null && found.fetched > limit,
-      last: found.lastId === null ? null : [found.lastName ?? '', found.lastId],
+      items,
+      next: { limit, after: [found.lastName ?? '', found.lastId] },
     };
   }
 }

@@ -14,3 +14,6 @@ export class FriendsService {
     return this.friends.findFriends(tenantId, identityId, page);
   }
 }
+
+/** Friends are ordered by display name (absent as empty), then id. */
+export const FRIENDS_ORDER = ['displayName', 'identityId'] as const;

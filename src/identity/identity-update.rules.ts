@@ -4,7 +4,11 @@ import {
   MaxLength,
   ValidateBy,
 } from 'class-validator';
-import { EDITABLE_FIELDS, LIST_FIELDS } from './identity.dto';
+import {
+  EDITABLE_FIELDS,
+  IDENTITY_FIELDS,
+  LIST_KINDS,
+} from './identity-fields';
 
 export const MAX_TEXT = 512;
 export const MAX_ITEMS = 50;
@@ -20,7 +24,7 @@ const proto = IdentityUpdateLimits.prototype;
 for (const field of EDITABLE_FIELDS) {
   IsOptional()(proto, field);
   if (field === 'properties') continue;
-  if (LIST_FIELDS.has(field)) {
+  if (LIST_KINDS.has(IDENTITY_FIELDS[field].kind)) {
     ArrayMaxSize(MAX_ITEMS, {
       message: `must have at most ${MAX_ITEMS} items`,
     })(proto, field);

@@ -1,8 +1,9 @@
 import { applyUpdate } from './identity-update';
+import { emptyIdentity } from './identity-fields';
 import { IdentityRecord } from './identity.record';
 
 const CURRENT: IdentityRecord = {
-  identityId: 'x',
+  ...emptyIdentity('x'),
   version: 3n,
   displayName: 'Old',
   userName: 'u',
@@ -18,15 +19,7 @@ const CURRENT: IdentityRecord = {
   mobilePhone: '+1',
   mobilePhoneVerified: true,
   privatePersonalIdentifier: 'p',
-  lastLogin: null,
-  smallPictures: [],
-  mediumPictures: [],
-  largePictures: [],
-  userNamePasswordAccountUserName: null,
-  oldIdentityIds: [],
   properties: { a: '1' },
-  disabled: false,
-  isArchived: false,
 };
 
 describe('applyUpdate', () => {

@@ -1,16 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { withPrimary } from '../common/validation/field-rules';
-import { EDITABLE_FIELDS, IdentityUpdate, LIST_FIELDS } from './identity.dto';
+import {
+  EDITABLE_FIELDS,
+  emptyValue,
+  IDENTITY_FIELDS,
+  IdentityUpdate,
+  PRIMARIES,
+  VERIFICATIONS,
+} from './identity-fields';
 import type { IdentityRecord } from './identity.record';
 import { IdentityChanges } from './identity.repository';
-
-/** Primary values and their lists, kept consistent after every update. */
-const PRIMARIES = [
-  ['emailAddress', 'emailAddresses'],
-  ['givenName', 'givenNames'],
-  ['surname', 'surnames'],
-  ['locality', 'localities'],
-] as const;
 
 /**
  * Applies a PUT body to the current identity (decisions.md): left-out fields
@@ -22,30 +21,27 @@ export function applyUpdate(
   current: IdentityRecord,
   update: IdentityUpdate,
 ): { changes: IdentityChanges; fields: string[] } {
-  const next: IdentityRecord = { ...current };
-  const target = next as unknown as Record<string, unknown>;
+  const before = current as unknown as Record<string, unknown>;
+  const next: Record<string, unknown> = { ...current };
   for (const field of EDITABLE_FIELDS) {
     const value = update[field];
-    if (value === undefined) continue;
-    target[field] =
-      value ??
-      (field === 'properties' ? {} : LIST_FIELDS.has(field) ? [] : null);
+    if (value !== undefined)
+      next[field] = value ?? emptyValue(IDENTITY_FIELDS[field].kind);
   }
   for (const [primary, list] of PRIMARIES)
-    next[list] = withPrimary(next[primary], next[list]);
-  if (next.emailAddress !== current.emailAddress)
-    next.emailAddressVerified = false;
-  if (next.mobilePhone !== current.mobilePhone)
-    next.mobilePhoneVerified = false;
+    next[list] = withPrimary(
+      next[primary] as string | null,
+      next[list] as string[],
+    );
+  for (const [flag, value] of VERIFICATIONS)
+    if (next[value] !== before[value]) next[flag] = false;
 
   const changes: Record<string, unknown> = {};
-  const before = current as unknown as Record<string, unknown>;
   for (const field of [
     ...EDITABLE_FIELDS,
-    'emailAddressVerified',
-    'mobilePhoneVerified',
+    ...VERIFICATIONS.map(([flag]) => flag),
   ])
-    if (!isDeepStrictEqual(target[field], before[field]))
-      changes[field] = target[field];
+    if (!isDeepStrictEqual(next[field], before[field]))
+      changes[field] = next[field];
   return { changes: changes as IdentityChanges, fields: Object.keys(changes) };
 }

@@ -7,98 +7,107 @@ import {
   HttpCode,
   Put,
   Query,
+  Req,
   Res,
 } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtraModels,
-  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPermanentRedirectResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { Caller, Target } from '../auth/caller.decorator';
-import type { Principal } from '../auth/principal';
-import { ApiIdentityId, ApiIdentityRoute } from '../common/http/api-docs';
+import type { AccessCaller, Principal } from '../auth/principal';
+import {
+  ApiConditionalGet,
+  ApiIdentityId,
+  ApiIdentityRoute,
+  ApiIfMatch,
+  ApiMergedRedirect,
+  WHO,
+} from '../common/http/api-docs';
+import { headers, RATE_LIMIT } from '../common/http/api-headers';
+import { conditional } from '../common/http/conditional';
 import type { AccessTarget } from '../common/http/request-context';
 import {
   IdentityQuery,
   IDENTITY_VIEW_SCHEMA,
   IdentityResponse,
   ReducedIdentityResponse,
-  UPDATE_BODY_SCHEMA,
 } from './identity.dto';
+import { UPDATE_BODY_SCHEMA } from './identity-update.schema';
 import type { IdentityUpdate, PartialIdentityResponse } from './identity.dto';
-import { IdentityRepresentation, IdentityService } from './identity.service';
+import { IdentityService } from './identity.service';
 import { UpdateIdentityPipe } from './update-identity.pipe';
+import { API_PREFIX } from '../common/http/route-table';
 
-const ETAG = {
-  ETag: {
-    description: 'the version of the identity',
-    schema: { type: 'string' },
-  },
-};
-const IF_MATCH = ApiHeader({
-  name: 'If-Match',
-  required: false,
-  description: 'write only if the identity still has this ETag',
-});
+const WITH_ETAG = headers(...RATE_LIMIT, 'ETag');
 
 @ApiTags('identity')
-@Controller(':tenant/api/identity/v1')
+@Controller(API_PREFIX)
 export class IdentityController {
   constructor(private readonly identities: IdentityService) {}
 
   @Get()
   @Access('current')
-  @ApiOperation({ summary: 'The identity of the caller' })
+  @ApiOperation({
+    summary: 'The identity of the caller',
+    description: `A field without a value is left out. ${WHO.current}`,
+  })
   @ApiIdentityRoute()
+  @ApiConditionalGet()
   @ApiExtraModels(IdentityResponse, ReducedIdentityResponse)
   @ApiOkResponse({
     description: 'the identity',
     schema: IDENTITY_VIEW_SCHEMA,
-    headers: ETAG,
+    headers: WITH_ETAG,
   })
-  getCurrentIdentity(
-    @Caller() caller: Principal & { kind: 'access' },
+  async getCurrentIdentity(
+    @Caller() caller: AccessCaller,
     @Query() query: IdentityQuery,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): PartialIdentityResponse {
-    return withEtag(
-      res,
-      this.identities.represent(caller.identity, 'full', query.fields),
+  ): Promise<PartialIdentityResponse | undefined> {
+    const { body, etag } = await this.identities.currentIdentity(
+      caller,
+      query.fields,
     );
+    return conditional(req, res, etag, body);
   }
 
   @Get(':id')
   @Access('identity')
   @ApiOperation({
     summary: 'An identity of the tenant; a friend sees its public part only',
+    description: WHO.identity,
   })
   @ApiIdentityRoute(404)
   @ApiIdentityId()
+  @ApiConditionalGet()
   @ApiExtraModels(IdentityResponse, ReducedIdentityResponse)
   @ApiOkResponse({
     description: 'the identity',
     schema: IDENTITY_VIEW_SCHEMA,
-    headers: ETAG,
+    headers: WITH_ETAG,
   })
-  @ApiPermanentRedirectResponse({
-    description: 'the identity was merged into the one at Location',
-  })
-  getIdentity(
+  @ApiMergedRedirect()
+  async getIdentity(
+    @Caller() caller: Principal,
     @Target() target: AccessTarget,
     @Query() query: IdentityQuery,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): PartialIdentityResponse {
-    return withEtag(
-      res,
-      this.identities.represent(target.identity, target.view, query.fields),
+  ): Promise<PartialIdentityResponse | undefined> {
+    const { body, etag } = await this.identities.identity(
+      caller,
+      target,
+      query.fields,
     );
+    return conditional(req, res, etag, body);
   }
 
   @Put()
@@ -106,32 +115,29 @@ export class IdentityController {
   @ApiOperation({
     summary:
       'Update the identity of the caller: fields left out keep their values, null clears',
+    description: `Values follow the import format's rules; read-only and unknown fields are 400, each named in errors. A new emailAddress or mobilePhone is no longer verified. A refused request changes nothing. ${WHO.current}`,
   })
   @ApiIdentityRoute(412, 413, 415)
   @ApiBody({ schema: UPDATE_BODY_SCHEMA })
-  @IF_MATCH
+  @ApiIfMatch()
   @ApiOkResponse({
     description: 'the identity',
     type: IdentityResponse,
-    headers: ETAG,
+    headers: WITH_ETAG,
   })
   async updateCurrentIdentity(
-    @Caller() caller: Principal & { kind: 'access' },
+    @Caller() caller: AccessCaller,
     @Body(UpdateIdentityPipe) update: IdentityUpdate,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<PartialIdentityResponse> {
-    const { tenantId, identityId, identity } = caller;
-    return withEtag(
-      res,
-      await this.identities.updateIdentity(
-        tenantId,
-        identityId,
-        identity,
-        update,
-        ifMatch,
-      ),
+    const { body, etag } = await this.identities.updateCurrentIdentity(
+      caller,
+      update,
+      ifMatch,
     );
+    res.setHeader('ETag', etag);
+    return body;
   }
 
   @Delete()
@@ -140,12 +146,16 @@ export class IdentityController {
   @ApiOperation({
     summary:
       'Delete the identity of the caller, with its accounts, friendships, roles and tokens',
+    description: `In one transaction; afterwards its tokens are 401. ${WHO.current}`,
   })
   @ApiIdentityRoute(412)
-  @IF_MATCH
-  @ApiNoContentResponse({ description: 'deleted' })
+  @ApiIfMatch()
+  @ApiNoContentResponse({
+    description: 'deleted',
+    headers: headers(...RATE_LIMIT),
+  })
   deleteCurrentIdentity(
-    @Caller() caller: Principal & { kind: 'access' },
+    @Caller() caller: AccessCaller,
     @Headers('if-match') ifMatch: string | undefined,
   ): Promise<void> {
     return this.identities.deleteIdentity(
@@ -161,11 +171,16 @@ export class IdentityController {
   @ApiOperation({
     summary:
       'Delete an identity (itself, an admin, or an app with identities:delete)',
+    description:
+      'A friend gets 403, an app token without identities:delete 403, anyone else 404. A merged-away id is 404: only reads follow a merge.',
   })
   @ApiIdentityRoute(404, 412)
   @ApiIdentityId()
-  @IF_MATCH
-  @ApiNoContentResponse({ description: 'deleted' })
+  @ApiIfMatch()
+  @ApiNoContentResponse({
+    description: 'deleted',
+    headers: headers(...RATE_LIMIT),
+  })
   deleteIdentity(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },
@@ -177,10 +192,4 @@ export class IdentityController {
       ifMatch,
     );
   }
-}
-
-/** Express answers 304 itself when If-None-Match matches this tag. */
-function withEtag(res: Response, { body, etag }: IdentityRepresentation) {
-  res.setHeader('ETag', etag);
-  return body;
 }

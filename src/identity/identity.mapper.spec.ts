@@ -1,38 +1,12 @@
+import { emptyIdentity, FIELD_NAMES } from './identity-fields';
 import { IdentityRecord } from './identity.record';
 import {
-  IDENTITY_FIELDS,
   pickFields,
   PUBLIC_FIELDS,
   toIdentityResponse,
 } from './identity.mapper';
 
-const EMPTY: IdentityRecord = {
-  identityId: 'x',
-  version: 7n,
-  displayName: null,
-  userName: null,
-  emailAddress: null,
-  emailAddresses: [],
-  emailAddressVerified: false,
-  givenName: null,
-  givenNames: [],
-  surname: null,
-  surnames: [],
-  locality: null,
-  localities: [],
-  mobilePhone: null,
-  mobilePhoneVerified: false,
-  privatePersonalIdentifier: null,
-  lastLogin: null,
-  smallPictures: [],
-  mediumPictures: [],
-  largePictures: [],
-  userNamePasswordAccountUserName: null,
-  oldIdentityIds: [],
-  properties: {},
-  disabled: false,
-  isArchived: false,
-};
+const EMPTY: IdentityRecord = { ...emptyIdentity('x'), version: 7n };
 
 describe('toIdentityResponse', () => {
   it('keeps only the always-present fields of an empty identity, never null', () => {
@@ -107,7 +81,7 @@ describe('toIdentityResponse', () => {
       largePictures: ['https://x.example/l'],
       userNamePasswordAccountUserName: 'n',
     });
-    expect(new Set(Object.keys(full))).toStrictEqual(new Set(IDENTITY_FIELDS));
+    expect(new Set(Object.keys(full))).toStrictEqual(new Set(FIELD_NAMES));
   });
 });
 

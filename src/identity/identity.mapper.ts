@@ -8,94 +8,45 @@ import {
   IdentityResponse,
   PartialIdentityResponse,
 } from './identity.dto';
+import { FIELD_NAMES, FieldKind, IDENTITY_FIELDS } from './identity-fields';
 import { IdentityRecord } from './identity.record';
 
-/** What a friend may see of an identity (decisions.md, Authorization). */
-export const PUBLIC_FIELDS: ReadonlySet<IdentityField> = new Set<IdentityField>(
-  [
-    'identityId',
-    'displayName',
-    'userName',
-    'givenName',
-    'givenNames',
-    'surname',
-    'surnames',
-    'locality',
-    'localities',
-    'smallPictures',
-    'mediumPictures',
-    'largePictures',
-    'disabled',
-    'isArchived',
-  ],
-);
+export { PUBLIC_FIELDS } from './identity-fields';
 
-/** Every field an identity response can hold, for `?fields=`. */
-export const IDENTITY_FIELDS: ReadonlySet<IdentityField> =
-  new Set<IdentityField>([
-    'disabled',
-    'displayName',
-    'emailAddress',
-    'emailAddresses',
-    'emailAddressVerified',
-    'givenName',
-    'givenNames',
-    'identityId',
-    'isArchived',
-    'largePictures',
-    'mediumPictures',
-    'smallPictures',
-    'lastLogin',
-    'locality',
-    'localities',
-    'mobilePhone',
-    'mobilePhoneVerified',
-    'oldIdentityIds',
-    'privatePersonalIdentifier',
-    'properties',
-    'surname',
-    'surnames',
-    'userName',
-    'userNamePasswordAccountUserName',
-  ]);
+/** How each kind of field is answered: a missing single value and empty pictures are left out. */
+const ANSWER: Record<
+  FieldKind,
+  (target: Answer, field: string, value: unknown) => void
+> = {
+  id: copy,
+  flag: copy,
+  texts: copy,
+  emails: copy,
+  localities: copy,
+  properties: copy,
+  text: present,
+  email: present,
+  locality: present,
+  datetime: (target, field, value) =>
+    present(target, field, value && formatUtcDateTime(value as Date)),
+  urls: (target, field, value) =>
+    setNonEmpty(target, field, value as string[] | null),
+};
+
+type Answer = Record<string, unknown>;
+function copy(target: Answer, field: string, value: unknown) {
+  target[field] = value;
+}
+function present(target: Answer, field: string, value: unknown) {
+  setPresent(target, field, value);
+}
 
 /** The whole identity as its owner, an admin or a reading app sees it. */
 export function toIdentityResponse(row: IdentityRecord): IdentityResponse {
-  const body: IdentityResponse = {
-    identityId: row.identityId,
-    disabled: row.disabled,
-    isArchived: row.isArchived,
-    emailAddresses: row.emailAddresses,
-    emailAddressVerified: row.emailAddressVerified,
-    givenNames: row.givenNames,
-    surnames: row.surnames,
-    localities: row.localities,
-    mobilePhoneVerified: row.mobilePhoneVerified,
-    oldIdentityIds: row.oldIdentityIds,
-    properties: (row.properties ?? {}) as Record<string, string>,
-  };
-  setPresent(body, 'displayName', row.displayName);
-  setPresent(body, 'userName', row.userName);
-  setPresent(body, 'emailAddress', row.emailAddress);
-  setPresent(body, 'givenName', row.givenName);
-  setPresent(body, 'surname', row.surname);
-  setPresent(body, 'locality', row.locality);
-  setPresent(body, 'mobilePhone', row.mobilePhone);
-  setPresent(body, 'privatePersonalIdentifier', row.privatePersonalIdentifier);
-  setPresent(
-    body,
-    'lastLogin',
-    row.lastLogin && formatUtcDateTime(row.lastLogin),
-  );
-  setNonEmpty(body, 'smallPictures', row.smallPictures);
-  setNonEmpty(body, 'mediumPictures', row.mediumPictures);
-  setNonEmpty(body, 'largePictures', row.largePictures);
-  setPresent(
-    body,
-    'userNamePasswordAccountUserName',
-    row.userNamePasswordAccountUserName,
-  );
-  return body;
+  const body: Answer = {};
+  for (const field of FIELD_NAMES)
+    ANSWER[IDENTITY_FIELDS[field].kind](body, field, row[field]);
+  return body as unknown as IdentityResponse;
 }
 
 /** Keeps the named fields of a response, and identityId always. */

@@ -2,11 +2,48 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { appendEvents, appendEventsOf } from '../events/events.repository';
 import { Prisma } from '../generated/prisma/client';
-import {
-  IDENTITY_COLUMN,
-  IDENTITY_RECORD_COLUMNS,
-  IdentityRecord,
-} from './identity.record';
+import { IDENTITY_FIELDS, IdentityField } from './identity-fields';
+import { IdentityRecord } from './identity.record';
+
+/** A raw row's columns from an outer join: each may be null. */
+export type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/** The column of each field of an IdentityRecord. */
+export const IDENTITY_COLUMN = {
+  ...(Object.fromEntries(
+    Object.entries(IDENTITY_FIELDS).map(([field, spec]) => [
+      field,
+      spec.column,
+    ]),
+  ) as Record<IdentityField, string>),
+  version: 'version',
+} satisfies Record<keyof IdentityRecord, string>;
+
+const IDENTITY_KEYS = Object.keys(IDENTITY_COLUMN) as (keyof IdentityRecord)[];
+
+/**
+ * The columns of an IdentityRecord from the table aliased `i`, named as its
+ * fields, for raw queries that read an identity together with other facts
+ * in one round trip.
+ */
+export const IDENTITY_RECORD_COLUMNS = Prisma.raw(
+  IDENTITY_KEYS.map((key) => `i.${IDENTITY_COLUMN[key]} AS "${key}"`).join(
+    ', ',
+  ),
+);
+
+/**
+ * The identity in a raw row that selected IDENTITY_RECORD_COLUMNS through an
+ * outer join: null when no identity was joined.
+ */
+export function identityOf(
+  row: Nullable<IdentityRecord>,
+): IdentityRecord | null {
+  if (row.identityId === null) return null;
+  const identity: Record<string, unknown> = {};
+  for (const key of IDENTITY_KEYS) identity[key] = row[key];
+  return identity as IdentityRecord;
+}
 
 /** Columns a write may change. */
 export type IdentityChanges = Partial<
@@ -19,6 +56,15 @@ const OMIT = { tenantId: true, createdAt: true, updatedAt: true } as const;
 
 export class MergeConflict extends Error {}
 
+/** Prisma's row as the plain record: its properties are an object of strings. */
+const record = (
+  row: Omit<IdentityRecord, 'properties'> & { properties: unknown },
+) =>
+  ({
+    ...row,
+    properties: row.properties as Record<string, string>,
+  }) as IdentityRecord;
+
 export type UpdateOutcome =
   | { outcome: 'missing' }
   | { outcome: 'stale' }
@@ -28,14 +74,23 @@ export type UpdateOutcome =
 export class IdentityRepository {
   constructor(private readonly database: Database) {}
 
-  findIdentity(
+  /** The database's key for identities' ETags (made by a migration). */
+  async findEtagKey(): Promise<Buffer> {
+    const key = await this.database.prisma.serviceKey.findUniqueOrThrow({
+      where: { name: 'etag' },
+    });
+    return Buffer.from(key.secret);
+  }
+
+  async findIdentity(
     tenantId: string,
     identityId: string,
   ): Promise<IdentityRecord | null> {
-    return this.database.prisma.identity.findUnique({
+    const row = await this.database.prisma.identity.findUnique({
       where: { tenantId_identityId: { tenantId, identityId } },
       omit: OMIT,
     });
+    return row && record(row);
   }
 
   /**
@@ -81,7 +136,7 @@ export class IdentityRepository {
             : (value as unknown)
         }`,
     );
-    const [row] = await this.database.prisma.$queryRaw<IdentityRecord[]>`
+    const [row] = await this.database.query<IdentityRecord>(Prisma.sql`
       WITH updated AS (
         UPDATE identity AS i
            SET ${Prisma.join(assignments)},
@@ -90,7 +145,7 @@ export class IdentityRepository {
            AND i.version = ${version}
         RETURNING ${IDENTITY_RECORD_COLUMNS}
       ), event AS (${appendEventsOf('updated', tenantId, 'updated', Object.keys(changes))})
-      SELECT * FROM updated`;
+      SELECT * FROM updated`);
     return row;
   }
 
@@ -129,7 +184,7 @@ export class IdentityRepository {
       await appendEvents(tx, tenantId, [
         { identityId, type: 'updated', fields: Object.keys(changes) },
       ]);
-      return { outcome: 'done', row: updated } as const;
+      return { outcome: 'done', row: record(updated) } as const;
     });
   }
 
@@ -246,7 +301,7 @@ export class IdentityRepository {
           relatedIdentityId: intoId,
         },
       ]);
-      return merged;
+      return record(merged);
     });
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import {
   IdentityNotFound,
   InvalidRequest,
@@ -10,17 +9,20 @@ import {
   IdentityField,
   IdentityResponse,
   IdentityUpdate,
+  isIdentityField,
   PartialIdentityResponse,
 } from './identity.dto';
 import {
-  IDENTITY_FIELDS,
   pickFields,
   PUBLIC_FIELDS,
   toIdentityResponse,
 } from './identity.mapper';
+import type { AccessCaller, Principal } from '../auth/principal';
+import type { AccessTarget } from '../common/http/request-context';
 import type { IdentityRecord } from './identity.record';
 import { IdentityRepository, MergeConflict } from './identity.repository';
 import { applyUpdate } from './identity-update';
+import { IdentityTags } from './identity-tags';
 
 export interface IdentityRepresentation {
   body: PartialIdentityResponse;
@@ -29,20 +31,63 @@ export interface IdentityRepresentation {
 
 @Injectable()
 export class IdentityService {
-  constructor(private readonly identities: IdentityRepository) {}
+  constructor(
+    private readonly identities: IdentityRepository,
+    private readonly tags: IdentityTags,
+  ) {}
 
   /**
-   * The identity as `view` allows, reduced to `fields` when given. Reads
-   * answer from the row the guards read with the token or the access
-   * facts, so that a GET costs no query of its own.
+   * The caller's own identity, reduced to `fields` when given. It answers
+   * from the identity authentication read with the caller, so that the GET
+   * costs no query of its own.
    */
-  represent(
+  currentIdentity(
+    caller: AccessCaller,
+    fields?: string,
+  ): Promise<IdentityRepresentation> {
+    return this.represent(caller.tenantId, caller.identity, 'full', fields);
+  }
+
+  /**
+   * The `{id}` identity as the access guard read it, as much of it as the
+   * caller may see, reduced to `fields` when given.
+   */
+  identity(
+    caller: Principal,
+    target: AccessTarget,
+    fields?: string,
+  ): Promise<IdentityRepresentation> {
+    return this.represent(
+      caller.tenantId,
+      target.identity,
+      target.view,
+      fields,
+    );
+  }
+
+  /** Applies a PUT to the caller's own identity (see updateIdentity). */
+  updateCurrentIdentity(
+    caller: AccessCaller,
+    update: IdentityUpdate,
+    ifMatch?: string,
+  ): Promise<IdentityRepresentation> {
+    const { tenantId, identityId, identity } = caller;
+    return this.updateIdentity(tenantId, identityId, identity, update, ifMatch);
+  }
+
+  private async represent(
+    tenantId: string,
     identity: IdentityRecord,
     view: 'full' | 'public',
     fields?: string,
-  ): IdentityRepresentation {
+  ): Promise<IdentityRepresentation> {
     const selected = fields === undefined ? undefined : parseFields(fields);
-    return represent(identity, view, selected);
+    const tag = (await this.tags.tagger())(
+      tenantId,
+      identity.identityId,
+      identity.version,
+    );
+    return represent(identity, tag, view, selected);
   }
 
   /**
@@ -51,26 +96,33 @@ export class IdentityService {
    * only if the identity still has that tag when it is written: of writers
    * holding the same tag exactly one wins, the others get 412.
    */
-  async updateIdentity(
+  private async updateIdentity(
     tenantId: string,
     identityId: string,
     known: IdentityRecord | null,
     update: IdentityUpdate,
     ifMatch?: string,
   ): Promise<IdentityRepresentation> {
+    const tag = await this.tags.tagger();
     const result = await this.identities.updateIdentity(
       tenantId,
       identityId,
       known,
       (current) => {
-        if (!ifMatchAllows(ifMatch, current.version.toString())) return 'stale';
+        if (!ifMatchAllows(ifMatch, tag(tenantId, identityId, current.version)))
+          return 'stale';
         const { changes, fields } = applyUpdate(current, update);
         return fields.length ? changes : 'unchanged';
       },
     );
     if (result.outcome === 'missing') throw new IdentityNotFound(identityId);
     if (result.outcome === 'stale') throw new PreconditionFailed();
-    return fullRepresentation(result.row);
+    return represent(
+      result.row,
+      tag(tenantId, identityId, result.row.version),
+      'full',
+      undefined,
+    );
   }
 
   /** Deletes the identity with everything it owns; honours If-Match. */
@@ -81,7 +133,8 @@ export class IdentityService {
   ): Promise<void> {
     const current = await this.identities.findIdentity(tenantId, identityId);
     if (!current) throw new IdentityNotFound(identityId);
-    if (!ifMatchAllows(ifMatch, current.version.toString()))
+    const tag = await this.tags.tagger();
+    if (!ifMatchAllows(ifMatch, tag(tenantId, identityId, current.version)))
       throw new PreconditionFailed();
     const expected = ifMatch === undefined ? undefined : current.version;
     if (!(await this.identities.deleteIdentity(tenantId, identityId, expected)))
@@ -113,6 +166,7 @@ export class IdentityService {
 /** The representation `view` and `fields` allow; a reduced one gets its own ETag. */
 function represent(
   row: IdentityRecord,
+  versionTag: string,
   view: 'full' | 'public',
   selected: Set<IdentityField> | undefined,
 ): IdentityRepresentation {
@@ -129,22 +183,12 @@ function represent(
     body = pickFields(body as ReturnType<typeof toIdentityResponse>, selected);
     shape += `|${[...selected].sort().join(',')}`;
   }
-  const version = row.version.toString();
-  const etag = shape
-    ? `"${version}-${createHash('sha256').update(shape).digest('base64url').slice(0, 10)}"`
-    : `"${version}"`;
-  return { body, etag };
-}
-
-function fullRepresentation(row: IdentityRecord): IdentityRepresentation {
-  return { body: toIdentityResponse(row), etag: `"${row.version.toString()}"` };
+  return { body, etag: IdentityTags.etag(versionTag, shape) };
 }
 
 function parseFields(fields: string): Set<IdentityField> {
   const names = fields.split(',').map((name) => name.trim());
-  const unknown = names.filter(
-    (name) => !IDENTITY_FIELDS.has(name as IdentityField),
-  );
+  const unknown = names.filter((name) => !isIdentityField(name));
   if (unknown.length)
     throw new InvalidRequest(
       `Unknown field${unknown.length > 1 ? 's' : ''} in fields: ${unknown.map((n) => `"${n}"`).join(', ')}.`,

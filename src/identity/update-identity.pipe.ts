@@ -4,14 +4,16 @@ import { validateSync } from 'class-validator';
 import { InvalidRequest } from '../common/errors';
 import {
   findUnsafeKeys,
+  MAX_JSON_DEPTH,
   toFieldErrors,
+  tooDeep,
 } from '../common/validation/field-errors';
 import {
   EDITABLE_FIELDS,
   IdentityUpdate,
   READ_ONLY_FIELDS,
 } from './identity.dto';
-import { IdentityRecord } from '../tenants/tenant-file.dto';
+import { IdentityEntry } from '../tenants/tenant-file.dto';
 import { IdentityUpdateLimits } from './identity-update.rules';
 
 const EDITABLE = new Set<string>(EDITABLE_FIELDS);
@@ -26,6 +28,17 @@ export class UpdateIdentityPipe implements PipeTransform<
   transform(body: unknown): IdentityUpdate {
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw new InvalidRequest('The body must be a JSON object.');
+    const deep = tooDeep(body);
+    if (deep !== undefined)
+      throw new InvalidRequest(
+        `The body nests values more than ${MAX_JSON_DEPTH} levels deep.`,
+        [
+          {
+            field: deep,
+            message: `is nested more than ${MAX_JSON_DEPTH} levels deep`,
+          },
+        ],
+      );
     const keys = Object.keys(body);
     const refused = [
       ...findUnsafeKeys(body).map((field) => ({
@@ -57,7 +70,7 @@ export class UpdateIdentityPipe implements PipeTransform<
       toFieldErrors(
         validateSync(plainToInstance(rules, value), { stopAtFirstError: true }),
       );
-    const ruleErrors = check(IdentityRecord, values);
+    const ruleErrors = check(IdentityEntry, values);
     const errors = ruleErrors.length
       ? ruleErrors
       : check(IdentityUpdateLimits, body);

@@ -10,7 +10,6 @@ import {
   HealthIndicatorService,
 } from '@nestjs/terminus';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { readMigrations } from '../database/migrator';
@@ -21,7 +20,6 @@ const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
 @ApiExcludeController()
 @Controller('health')
-@SkipThrottle()
 export class HealthController {
   private readonly expected = readMigrations().map((m) => m.name);
 

@@ -1,11 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request } from 'express';
-import { LoggerModule } from 'nestjs-pino';
-import { destination } from 'pino';
+import {
+  Global,
+  Inject,
+  Injectable,
+  LoggerService,
+  Module,
+} from '@nestjs/common';
+import { destination, pino } from 'pino';
 import { AppConfig, LogLevel } from '../config/app-config';
-import { pathParam, requestState } from '../common/http/request-context';
 
-const PINO_LEVELS: Record<LogLevel, string> = {
+const PINO_LEVELS: Record<LogLevel, pino.Level> = {
   fatal: 'fatal',
   error: 'error',
   warn: 'warn',
@@ -14,48 +17,97 @@ const PINO_LEVELS: Record<LogLevel, string> = {
   verbose: 'trace',
 };
 
-/** A URL as it may be logged: the value of `access_token` replaced. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[REDACTED]');
+/** A query parameter's name as a query parser would read it: percent- and plus-decoded. */
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
 
 /**
- * Structured JSON logs through pino: one line per request with its id,
- * method, route template, tenant, status and duration. Headers are never
- * logged, and a token in the URL is redacted. Lines are written to stdout
- * asynchronously (what piles up during a write goes out with the next one),
- * so a slow log reader never holds up a request; pino flushes them on exit.
+ * A URL as it may be logged: the value of every query parameter whose
+ * decoded name is or contains `access_token` (`access%5Ftoken`,
+ * `access_token[]`, `a[access_token]`, …) replaced, with `&` and `;` both
+ * taken as separators, so that no spelling a parser accepts logs a token.
  */
-export const LoggingModule = LoggerModule.forRootAsync({
-  inject: [AppConfig],
-  useFactory: (config: AppConfig) => ({
-    pinoHttp: [
-      {
-        level: PINO_LEVELS[config.logLevel],
-        genReqId: (req: IncomingMessage) => requestState(req as Request).id,
-        // Called when the request starts and when it ends; the route is known
-        // only at the end.
-        customProps: (req: IncomingMessage, res: ServerResponse) => {
-          if (!res.writableEnded) return {};
-          const request = req as Request;
-          return {
-            tenant: pathParam(request, 'tenant') || undefined,
-            route: request.route?.path,
-          };
-        },
-        serializers: {
-          req: (req: { id: string; method: string; url: string }) => ({
-            id: req.id,
-            method: req.method,
-            url: redactUrl(req.url),
-          }),
-          res: (res: { statusCode: number }) => ({
-            statusCode: res.statusCode,
-          }),
-        },
-        redact: ['req.headers', 'res.headers'],
-      },
-      destination({ dest: 1, sync: false }),
-    ],
-  }),
-});
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const [query, fragment = ''] = url.slice(at + 1).split(/(?=#)/);
+  const redacted = query.replace(/[^&;]+/g, (pair) => {
+    const equals = pair.indexOf('=');
+    const name = equals < 0 ? pair : pair.slice(0, equals);
+    return /access_token/i.test(decodedName(name))
+      ? `${name}=[REDACTED]`
+      : pair;
+  });
+  return `${url.slice(0, at + 1)}${redacted}${fragment}`;
+}
+
+/** The service's one pino logger, for Nest's logs and the request lines. */
+export const PINO = Symbol('PINO');
+
+/**
+ * Structured JSON logs through pino, one line per event, written to stdout
+ * asynchronously (what piles up during a write goes out with the next one),
+ * so a slow log reader never holds up a request; pino flushes on exit.
+ */
+export function createPino(config: AppConfig): pino.Logger {
+  return pino(
+    { level: PINO_LEVELS[config.logLevel] },
+    destination({ dest: 1, sync: false }),
+  );
+}
+
+/**
+ * Nest's logger on pino: each message a JSON line with its `context`, and
+ * an error's stack under `stack`.
+ */
+@Injectable()
+export class AppLogger implements LoggerService {
+  constructor(@Inject(PINO) private readonly pino: pino.Logger) {}
+
+  fatal(message: unknown, ...params: unknown[]) {
+    this.write('fatal', message, params);
+  }
+  error(message: unknown, ...params: unknown[]) {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]) {
+    this.write('warn', message, params);
+  }
+  log(message: unknown, ...params: unknown[]) {
+    this.write('info', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]) {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]) {
+    this.write('trace', message, params);
+  }
+
+  /** Nest passes the context last, and an error's stack before it. */
+  private write(level: pino.Level, message: unknown, params: unknown[]) {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const strings = params.filter((p): p is string => typeof p === 'string');
+    const context = strings.length ? strings[strings.length - 1] : undefined;
+    const stack = strings.length > 1 ? strings[strings.length - 2] : undefined;
+    this.pino[level](
+      stack ? { context, stack } : { context },
+      typeof message === 'string' ? message : String(message),
+    );
+  }
+}
+
+/** Logging for the service: the pino logger and Nest's logger on it. */
+@Global()
+@Module({
+  providers: [
+    { provide: PINO, inject: [AppConfig], useFactory: createPino },
+    AppLogger,
+  ],
+  exports: [PINO, AppLogger],
+})
+export class LoggingModule {}

@@ -1,13 +1,11 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { Metrics } from './metrics';
 
 @ApiExcludeController()
 @Controller('metrics')
-@SkipThrottle()
 export class MetricsController {
   constructor(private readonly metrics: Metrics) {}
 

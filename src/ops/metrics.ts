@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   collectDefaultMetrics,
   Counter,
@@ -8,6 +7,8 @@ import {
   Registry,
 } from 'prom-client';
 import { Database } from '../database/database';
+import { REDIS } from './redis/redis.module';
+import type { SharedRedis } from './redis/shared-redis';
 
 /**
  * The service's Prometheus metrics: requests and their durations by route
@@ -33,8 +34,44 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(database: Database) {
+  private readonly reads = new Counter({
+    name: 'db_reads_total',
+    help: 'GET requests of the API by the database they read from: primary or replica.',
+    labelNames: ['target'] as const,
+    registers: [this.registry],
+  });
+  private readonly readsBy = {
+    primary: this.reads.labels({ target: 'primary' }),
+    replica: this.reads.labels({ target: 'replica' }),
+  };
+
+  constructor(database: Database, @Inject(REDIS) redis: SharedRedis | null) {
     collectDefaultMetrics({ register: this.registry });
+    if (redis)
+      new Gauge({
+        name: 'redis_available',
+        help: 'Whether this instance uses the shared Redis (1), or falls back while it does not answer (0).',
+        registers: [this.registry],
+        collect() {
+          this.set(redis.available ? 1 : 0);
+        },
+      });
+    const replicas = database.replicas;
+    if (replicas)
+      new Gauge({
+        name: 'db_replica_lag_seconds',
+        help: 'How far behind the primary each replica may be, as this instance measures it (+Inf while it is not read).',
+        labelNames: ['replica'] as const,
+        registers: [this.registry],
+        collect() {
+          replicas.replicas.forEach((replica, i) =>
+            this.set(
+              { replica: String(i + 1) },
+              replicas.stalenessMs(replica) / 1000,
+            ),
+          );
+        },
+      });
     new Gauge({
       name: 'db_pool_connections',
       help: 'Database connections: total open, idle, and requests waiting for one.',
@@ -49,18 +86,33 @@ export class Metrics {
     });
   }
 
-  /** Express middleware that records every response when it is finished. */
-  readonly middleware = (req: Request, res: Response, next: NextFunction) => {
-    const end = this.durations.startTimer();
-    res.once('finish', () => {
-      const labels = {
-        method: req.method,
-        route: (req.route?.path as string | undefined) ?? 'unmatched',
-        status: String(res.statusCode),
+  /** The children of the request metrics, one per method, route and status. */
+  private readonly children = new Map<
+    string,
+    {
+      count: Counter.Internal;
+      duration: Histogram.Internal<'method' | 'route' | 'status'>;
+    }
+  >();
+
+  /** Records which database a GET read from. */
+  recordRead(target: 'primary' | 'replica') {
+    this.readsBy[target].inc();
+  }
+
+  /** Records an answered request. */
+  record(method: string, route: string, status: number, seconds: number) {
+    const key = `${method} ${status} ${route}`;
+    let child = this.children.get(key);
+    if (!child) {
+      const labels = { method, route, status: String(status) };
+      child = {
+        count: this.requests.labels(labels),
+        duration: this.durations.labels(labels),
       };
-      this.requests.inc(labels);
-      end(labels);
-    });
-    next();
-  };
+      this.children.set(key, child);
+    }
+    child.count.inc();
+    child.duration.observe(seconds);
+  }
 }

@@ -1,25 +1,54 @@
 import { INestApplication } from '@nestjs/common';
+import { RouteTable } from '../common/http/route-table';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { JWT_ALGORITHMS } from '../tenants/tenant-file.dto';
+import { addProtocol, PROTOCOL_TAG } from './openapi-protocol';
 
 const DESCRIPTION = `Who the signed-in user is, which login accounts they have linked (grouped
 by provider), who their friends are and which roles they hold; and, when
 allowed, the same about another identity of the tenant.
 
 Send the token as \`Authorization: Bearer <token>\` or as \`?access_token=\`,
-never both. Every error is \`application/problem+json\` (RFC 9457).`;
+never both. Every error is \`application/problem+json\` (RFC 9457) whose
+\`type\` is \`urn:problem:identity:<slug>\`. Every answer carries
+\`X-Request-Id\` and \`Cache-Control\`; every answer that reaches the routes
+carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.
+Every GET answers a strong \`ETag\` and 304 to an \`If-None-Match\` naming it.`;
+
+const TAGS: Record<string, string> = {
+  identity: 'the identity of the caller, or another one of the tenant',
+  accounts: 'linked login accounts, one entry per account provider',
+  friends: 'friends, whole or a page at a time',
+  roles: 'roles, whole or a page at a time',
+  [PROTOCOL_TAG]: 'OPTIONS: the methods each path allows',
+};
+
+const BEARER_DESCRIPTION = `An access token (a user's) or an app token, either
+opaque (registered with the service: issued by its command line as \`idt_…\`,
+or imported) or a JWT (RFC 9068) of one of the tenant's own authorization
+servers, checked as RFC8725 advises: only ${JWT_ALGORITHMS.join(', ')}
+signatures by a key of the issuer's JWKS (never \`none\` or HMAC), with
+\`iss\`, \`aud\` and \`exp\` required.`;
 
 /** The OpenAPI 3.1 document of the identity API, generated from the code. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('Identity API')
     .setDescription(DESCRIPTION)
     .setVersion('1')
     .setOpenAPIVersion('3.1.0')
+    .addServer(
+      '/',
+      'this service, where it serves this document (local, staging or production alike)',
+      undefined,
+      { 'x-internal': false },
+    )
     .addBearerAuth(
       {
         type: 'http',
         scheme: 'bearer',
-        description: 'an access token or an app token',
+        bearerFormat: 'opaque or JWT',
+        description: BEARER_DESCRIPTION,
       },
       'bearer',
     )
@@ -28,16 +57,22 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       type: 'apiKey',
       in: 'query',
       name: 'access_token',
-      description: 'the same token in the URL',
-    })
-    .build();
-  return SwaggerModule.createDocument(app, config, {
+      description:
+        'the same token in the URL (RFC 6750 §2.3); answers then carry Cache-Control: no-store',
+    });
+  for (const [name, description] of Object.entries(TAGS))
+    builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (_controller: string, method: string) => method,
   });
+  return addProtocol(document);
 }
 
 /** Serves the document at /openapi.json and Swagger UI at /docs; both public. */
 export function setupOpenApi(app: INestApplication): void {
+  const routes = app.get(RouteTable);
+  for (const path of ['docs', 'openapi.json', 'openapi.yaml'])
+    routes.add('GET', path);
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',

@@ -4,15 +4,17 @@ import { HealthController } from './health.controller';
 import { LoggingModule } from './logging';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
-import { RateLimitModule } from './rate-limit';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RedisModule } from './redis/redis.module';
 import { ReadinessRepository } from './readiness.repository';
+import { RequestObserver } from './request-observer';
 import { ServerShutdown } from './server-shutdown';
 
 /** What operators need: logs, health, metrics, rate limits, orderly shutdown. */
 @Module({
-  imports: [LoggingModule, TerminusModule, RateLimitModule],
+  imports: [LoggingModule, TerminusModule, RedisModule, RateLimitModule],
   controllers: [HealthController, MetricsController],
-  providers: [Metrics, ReadinessRepository, ServerShutdown],
-  exports: [Metrics],
+  providers: [Metrics, ReadinessRepository, RequestObserver, ServerShutdown],
+  exports: [Metrics, RequestObserver],
 })
 export class OpsModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page } from '../common/pagination';
+import { Collection, Page } from '../common/pagination';
 import { RoleResponse } from './roles.dto';
 import { RolesRepository } from './roles.repository';
 
@@ -11,12 +11,15 @@ export class RolesService {
     tenantId: string,
     identityId: string,
     page: Page,
-  ): Promise<RoleResponse[]> {
-    return (await this.roles.findRoleNames(tenantId, identityId, page)).map(
-      (name) => ({ name }),
+  ): Promise<Collection<RoleResponse[]>> {
+    const { items, next } = await this.roles.findRoleNames(
+      tenantId,
+      identityId,
+      page,
     );
+    return { items: items.map((name) => ({ name })), next };
   }
 }
 
-/** The sort key a cursor carries. */
-export const roleKey = (role: RoleResponse) => [role.name];
+/** Roles are ordered by name; a cursor carries the last one seen. */
+export const ROLES_ORDER = ['name'] as const;

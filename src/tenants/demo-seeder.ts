@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { AuthService } from '../auth/auth.service';
 import { TenantsService } from './tenants.service';
 
 export const DEMO_TENANT_FILE = resolve(
@@ -8,44 +9,64 @@ export const DEMO_TENANT_FILE = resolve(
   '../../prisma/demo-tenant.json',
 );
 
-/** The demo tenant's fixed development tokens, as written in its file. */
-export interface DemoTokens {
+/** What the start-up banner shows: the demo tenant and tokens of it that work. */
+export interface DemoBanner {
   tenantId: string;
-  accessToken: string;
-  appToken: string;
+  accessToken?: string;
+  appToken?: string;
 }
+
+interface DemoFile {
+  tenant: { id: string };
+  tokens: { token: string; type: 'access' | 'app' }[];
+}
+
+const readDemoFile = () =>
+  JSON.parse(readFileSync(DEMO_TENANT_FILE, 'utf8')) as DemoFile;
 
 @Injectable()
 export class DemoSeeder {
   private readonly logger = new Logger('Demo');
 
-  constructor(private readonly tenants: TenantsService) {}
+  constructor(
+    private readonly tenants: TenantsService,
+    private readonly auth: AuthService,
+  ) {}
 
   /** Imports the demo tenant when the database holds no tenant at all. */
   async seedIfEmpty(): Promise<boolean> {
     if (await this.tenants.hasTenants()) return false;
-    const summary = await this.tenants.importTenant(
-      JSON.parse(readFileSync(DEMO_TENANT_FILE, 'utf8')),
-    );
+    const summary = await this.tenants.importTenant(readDemoFile());
     this.logger.log(
       `Imported the demo tenant "${summary.tenantId}" (${summary.identities} identities)`,
     );
     return true;
   }
 
-  async isDemoLoaded(): Promise<boolean> {
-    return this.tenants.hasTenant(this.demoTokens().tenantId);
-  }
-
-  demoTokens(): DemoTokens {
-    const file = JSON.parse(readFileSync(DEMO_TENANT_FILE, 'utf8')) as {
-      tenant: { id: string };
-      tokens: { token: string; type: string; scopes?: string[] }[];
+  /**
+   * The demo tenant with the first access token and the first app token of
+   * its file that still authenticate (a token may have been revoked, its
+   * identity deleted or disabled); undefined when the tenant is gone.
+   */
+  async banner(): Promise<DemoBanner | undefined> {
+    const file = readDemoFile();
+    const tenantId = file.tenant.id;
+    if (!(await this.tenants.hasTenant(tenantId))) return undefined;
+    const working = async (type: 'access' | 'app') => {
+      for (const { token } of file.tokens.filter((t) => t.type === type))
+        if (
+          await this.auth.authenticate(tenantId, token).then(
+            () => true,
+            () => false,
+          )
+        )
+          return token;
+      return undefined;
     };
     return {
-      tenantId: file.tenant.id,
-      accessToken: file.tokens.find((t) => t.type === 'access')!.token,
-      appToken: file.tokens.find((t) => t.type === 'app')!.token,
+      tenantId,
+      accessToken: await working('access'),
+      appToken: await working('app'),
     };
   }
 }

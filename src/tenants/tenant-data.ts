@@ -1,6 +1,8 @@
 // A tenant as the importer writes it and the exporter reads it: plain rows,
 // already validated and normalized.
 
+import type { IdentityFieldValues } from '../identity/identity-fields';
+
 export interface TenantRow {
   id: string;
   name: string;
@@ -16,32 +18,8 @@ export interface ProviderRow {
   allowsMultipleAccounts: boolean;
 }
 
-export interface IdentityRow {
-  identityId: string;
-  displayName: string | null;
-  userName: string | null;
-  emailAddress: string | null;
-  emailAddresses: string[];
-  emailAddressVerified: boolean;
-  givenName: string | null;
-  givenNames: string[];
-  surname: string | null;
-  surnames: string[];
-  locality: string | null;
-  localities: string[];
-  mobilePhone: string | null;
-  mobilePhoneVerified: boolean;
-  privatePersonalIdentifier: string | null;
-  lastLogin: Date | null;
-  smallPictures: string[];
-  mediumPictures: string[];
-  largePictures: string[];
-  userNamePasswordAccountUserName: string | null;
-  oldIdentityIds: string[];
-  properties: Record<string, string>;
-  disabled: boolean;
-  isArchived: boolean;
-}
+/** An identity's fields as the importer writes them (identity-fields.ts). */
+export type IdentityRow = IdentityFieldValues;
 
 export interface AccountRow {
   accountId: string;

@@ -27,8 +27,15 @@ import {
   TENANT_ID,
   TOKEN_SECRET,
 } from '../common/validation/field-rules';
+import { IsIssuerUrl } from '../common/validation/outbound-url';
+import {
+  FIELD_NAMES,
+  FieldKind,
+  IDENTITY_FIELDS,
+  IdentityResponse,
+} from '../identity/identity-fields';
 
-// The shape of a tenant import file (shared/import-format.md). Cross-record
+// The shape of a tenant import file (docs/import-format.md). Cross-record
 // rules (uniqueness, references) are checked in tenant-file.validator.ts.
 
 const Required = () => IsDefined({ message: 'is required' });
@@ -43,9 +50,9 @@ export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
  * An authorization server whose signed JWTs the tenant accepts (an
  * extension of the import format: `tenant.tokenIssuers`).
  */
-export class TokenIssuerRecord {
-  @Required() @IsHttpUrl() issuer: string;
-  @Absent() @IsHttpUrl() jwksUri?: string;
+export class TokenIssuerEntry {
+  @Required() @IsHttpUrl() @IsIssuerUrl() issuer: string;
+  @Absent() @IsHttpUrl() @IsIssuerUrl() jwksUri?: string;
 
   @Required()
   @IsList()
@@ -77,7 +84,7 @@ export class TokenIssuerRecord {
   scopeClaim?: string;
 }
 
-export class TenantRecord {
+export class TenantEntry {
   @Required()
   @IsText()
   @Matches(TENANT_ID, { message: `must match ${TENANT_ID}` })
@@ -95,11 +102,11 @@ export class TenantRecord {
   @Absent()
   @IsList()
   @ValidateNested({ each: true })
-  @Type(() => TokenIssuerRecord)
-  tokenIssuers?: TokenIssuerRecord[];
+  @Type(() => TokenIssuerEntry)
+  tokenIssuers?: TokenIssuerEntry[];
 }
 
-export class AccountProviderRecord {
+export class AccountProviderEntry {
   @Required()
   @IsText()
   @Matches(PROVIDER_ID, { message: `must match ${PROVIDER_ID}` })
@@ -111,7 +118,7 @@ export class AccountProviderRecord {
   @Absent() @IsFlag() allowsMultipleAccounts?: boolean;
 }
 
-export class AccountRecord {
+export class AccountEntry {
   @Absent()
   @IsText()
   @Length(1, 512, { message: 'must be 1 to 512 characters' })
@@ -130,50 +137,53 @@ export class AccountRecord {
   @Absent() @IsHttpUrl() pictureUrl?: string;
 }
 
-export class IdentityRecord {
-  @Absent()
-  @IsText()
-  @Matches(IDENTITY_ID, { message: `must match ${IDENTITY_ID}` })
-  identityId?: string;
-
-  @Absent() @IsText() displayName?: string;
-  @Absent() @IsText() userName?: string;
-  @Absent() @IsText() privatePersonalIdentifier?: string;
-  @Absent() @IsText() mobilePhone?: string;
-  @Absent() @IsEmailAddress() emailAddress?: string;
-  @Absent() @IsList() @IsEmailAddress({ each: true }) emailAddresses?: string[];
-  @Absent() @IsFlag() emailAddressVerified?: boolean;
-  @Absent() @IsFlag() mobilePhoneVerified?: boolean;
-  @Absent() @IsFlag() disabled?: boolean;
-  @Absent() @IsFlag() isArchived?: boolean;
-  @Absent() @IsText() givenName?: string;
-  @Absent() @IsText() surname?: string;
-  @Absent() @IsTextList() givenNames?: string[];
-  @Absent() @IsTextList() surnames?: string[];
-  @Absent() @IsLocality() locality?: string;
-  @Absent() @IsList() @IsLocality({ each: true }) localities?: string[];
-  @Absent() @IsUrlList() smallPictures?: string[];
-  @Absent() @IsUrlList() mediumPictures?: string[];
-  @Absent() @IsUrlList() largePictures?: string[];
-  @Absent() @IsUtcDateTime() lastLogin?: string;
-  @Absent() @IsText() userNamePasswordAccountUserName?: string;
-  @Absent() @IsTextList() oldIdentityIds?: string[];
-  @Absent()
-  @IsObject({ message: 'must be an object' })
-  @IsStringMap()
-  properties?: Record<string, string>;
-
-  @Absent()
-  @IsList()
-  @ValidateNested({ each: true })
-  @Type(() => AccountRecord)
-  accounts?: AccountRecord[];
-
-  @Absent() @IsTextList() roles?: string[];
-  @Absent() @IsTextList() friends?: string[];
+/**
+ * An identity of the file: every field of the field table, with the rule
+ * its kind has in the import format, then its accounts, roles and friends.
+ */
+export class IdentityEntry {}
+export interface IdentityEntry extends Partial<IdentityResponse> {
+  accounts?: AccountEntry[];
+  roles?: string[];
+  friends?: string[];
 }
 
-export class TokenRecord {
+/** The import format's rule for each kind of identity field, in decorator order. */
+const RULES: Record<FieldKind, PropertyDecorator[]> = {
+  id: [
+    IsText(),
+    Matches(IDENTITY_ID, { message: `must match ${IDENTITY_ID}` }),
+  ],
+  text: [IsText()],
+  email: [IsEmailAddress()],
+  locality: [IsLocality()],
+  datetime: [IsUtcDateTime()],
+  flag: [IsFlag()],
+  texts: [IsTextList()],
+  emails: [IsList(), IsEmailAddress({ each: true })],
+  localities: [IsList(), IsLocality({ each: true })],
+  urls: [IsUrlList()],
+  properties: [IsObject({ message: 'must be an object' }), IsStringMap()],
+};
+const RELATIONS: Record<'accounts' | 'roles' | 'friends', PropertyDecorator[]> =
+  {
+    accounts: [
+      IsList(),
+      ValidateNested({ each: true }),
+      Type(() => AccountEntry),
+    ],
+    roles: [IsTextList()],
+    friends: [IsTextList()],
+  };
+// Applied as decorators would be: the last one written first.
+for (const [field, rules] of [
+  ...FIELD_NAMES.map((f) => [f, RULES[IDENTITY_FIELDS[f].kind]] as const),
+  ...Object.entries(RELATIONS),
+])
+  for (const rule of [Absent(), ...rules].reverse())
+    rule(IdentityEntry.prototype, field);
+
+export class TokenEntry {
   @Required()
   @IsText()
   @Matches(TOKEN_SECRET, {
@@ -208,24 +218,24 @@ export class TenantFile {
   @Required()
   @IsObject({ message: 'must be an object' })
   @ValidateNested()
-  @Type(() => TenantRecord)
-  tenant: TenantRecord;
+  @Type(() => TenantEntry)
+  tenant: TenantEntry;
 
   @Absent()
   @IsList()
   @ValidateNested({ each: true })
-  @Type(() => AccountProviderRecord)
-  accountProviders?: AccountProviderRecord[];
+  @Type(() => AccountProviderEntry)
+  accountProviders?: AccountProviderEntry[];
 
   @Absent()
   @IsList()
   @ValidateNested({ each: true })
-  @Type(() => IdentityRecord)
-  identities?: IdentityRecord[];
+  @Type(() => IdentityEntry)
+  identities?: IdentityEntry[];
 
   @Absent()
   @IsList()
   @ValidateNested({ each: true })
-  @Type(() => TokenRecord)
-  tokens?: TokenRecord[];
+  @Type(() => TokenEntry)
+  tokens?: TokenEntry[];
 }

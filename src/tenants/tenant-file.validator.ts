@@ -10,9 +10,17 @@ import {
 import {
   FieldError,
   findUnsafeKeys,
+  MAX_JSON_DEPTH,
   toFieldErrors,
+  tooDeep,
 } from '../common/validation/field-errors';
-import { IdentityRecord, JWT_ALGORITHMS, TenantFile } from './tenant-file.dto';
+import { IdentityEntry, JWT_ALGORITHMS, TenantFile } from './tenant-file.dto';
+import {
+  emptyValue,
+  FIELD_NAMES,
+  IDENTITY_FIELDS,
+  PRIMARIES,
+} from '../identity/identity-fields';
 import { AccountRow, IdentityRow, IssuerRow, TenantData } from './tenant-data';
 
 export class TenantFileError extends Error {
@@ -29,6 +37,14 @@ export function validateTenantFile(raw: unknown): TenantData {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new TenantFileError([
       { field: '$', message: 'must be a JSON object' },
+    ]);
+  const deep = tooDeep(raw);
+  if (deep !== undefined)
+    throw new TenantFileError([
+      {
+        field: deep,
+        message: `is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      },
     ]);
   const unsafe = findUnsafeKeys(raw);
   if (unsafe.length)
@@ -282,34 +298,27 @@ class CrossChecks {
   }
 }
 
-function identityRow(r: IdentityRecord, identityId: string): IdentityRow {
-  return {
-    identityId,
-    displayName: r.displayName ?? null,
-    userName: r.userName ?? null,
-    emailAddress: r.emailAddress ?? null,
-    emailAddresses: withPrimary(r.emailAddress, r.emailAddresses),
-    emailAddressVerified: r.emailAddressVerified ?? false,
-    givenName: r.givenName ?? null,
-    givenNames: withPrimary(r.givenName, r.givenNames),
-    surname: r.surname ?? null,
-    surnames: withPrimary(r.surname, r.surnames),
-    locality: r.locality ?? null,
-    localities: withPrimary(r.locality, r.localities),
-    mobilePhone: r.mobilePhone ?? null,
-    mobilePhoneVerified: r.mobilePhoneVerified ?? false,
-    privatePersonalIdentifier: r.privatePersonalIdentifier ?? null,
-    lastLogin:
-      r.lastLogin === undefined
-        ? null
-        : (parseUtcDateTime(r.lastLogin) ?? null),
-    smallPictures: r.smallPictures ?? [],
-    mediumPictures: r.mediumPictures ?? [],
-    largePictures: r.largePictures ?? [],
-    userNamePasswordAccountUserName: r.userNamePasswordAccountUserName ?? null,
-    oldIdentityIds: r.oldIdentityIds ?? [],
-    properties: { ...r.properties },
-    disabled: r.disabled ?? false,
-    isArchived: r.isArchived ?? false,
-  };
+/** An identity of the file as the row to write: absent values empty, primaries in their lists. */
+function identityRow(entry: IdentityEntry, identityId: string): IdentityRow {
+  const given = entry as Record<string, unknown>;
+  const row: Record<string, unknown> = {};
+  for (const field of FIELD_NAMES) {
+    const { kind } = IDENTITY_FIELDS[field];
+    const value = given[field];
+    row[field] =
+      value === undefined
+        ? emptyValue(kind)
+        : kind === 'datetime'
+          ? parseUtcDateTime(value)
+          : kind === 'properties'
+            ? { ...(value as object) }
+            : value;
+  }
+  row.identityId = identityId;
+  for (const [primary, list] of PRIMARIES)
+    row[list] = withPrimary(
+      row[primary] as string | null,
+      row[list] as string[],
+    );
+  return row as IdentityRow;
 }

@@ -3,9 +3,35 @@ import { Columns, insertRows } from '../database/bulk-insert';
 import { Database } from '../database/database';
 import { appendEvents, NewEvent } from '../events/events.repository';
 import { TenantData } from './tenant-data';
+import { FieldKind, IDENTITY_FIELDS } from '../identity/identity-fields';
 
 /** Long enough for the largest imports; the default is five seconds. */
 const IMPORT_TIMEOUT_MS = 30 * 60 * 1000;
+
+/** The SQL type of each kind of identity field. */
+const SQL_TYPE: Record<FieldKind, string> = {
+  id: 'text',
+  text: 'text',
+  email: 'text',
+  locality: 'text',
+  datetime: 'timestamptz',
+  flag: 'boolean',
+  texts: 'text[]',
+  emails: 'text[]',
+  localities: 'text[]',
+  urls: 'text[]',
+  properties: 'jsonb',
+};
+
+/** Every column of an identity, from the field table. */
+function identityColumns(): Columns {
+  return Object.fromEntries(
+    Object.entries(IDENTITY_FIELDS).map(([field, spec]) => [
+      spec.column,
+      [SQL_TYPE[spec.kind], field] as const,
+    ]),
+  );
+}
 
 // The columns the importer fills, per table (see insertRows).
 const TABLES = {
@@ -17,35 +43,7 @@ const TABLES = {
     sign_in_url: ['text', 'signInUrl'],
     allows_multiple_accounts: ['boolean', 'allowsMultipleAccounts'],
   },
-  identity: {
-    identity_id: ['text', 'identityId'],
-    display_name: ['text', 'displayName'],
-    user_name: ['text', 'userName'],
-    email_address: ['text', 'emailAddress'],
-    email_addresses: ['text[]', 'emailAddresses'],
-    email_address_verified: ['boolean', 'emailAddressVerified'],
-    given_name: ['text', 'givenName'],
-    given_names: ['text[]', 'givenNames'],
-    surname: ['text', 'surname'],
-    surnames: ['text[]', 'surnames'],
-    locality: ['text', 'locality'],
-    localities: ['text[]', 'localities'],
-    mobile_phone: ['text', 'mobilePhone'],
-    mobile_phone_verified: ['boolean', 'mobilePhoneVerified'],
-    private_personal_identifier: ['text', 'privatePersonalIdentifier'],
-    last_login: ['timestamptz', 'lastLogin'],
-    small_pictures: ['text[]', 'smallPictures'],
-    medium_pictures: ['text[]', 'mediumPictures'],
-    large_pictures: ['text[]', 'largePictures'],
-    user_name_password_account_user_name: [
-      'text',
-      'userNamePasswordAccountUserName',
-    ],
-    old_identity_ids: ['text[]', 'oldIdentityIds'],
-    properties: ['jsonb', 'properties'],
-    disabled: ['boolean', 'disabled'],
-    is_archived: ['boolean', 'isArchived'],
-  },
+  identity: identityColumns(),
   token_issuer: {
     issuer: ['text', 'issuer'],
     position: ['int', 'position'],

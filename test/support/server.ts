@@ -6,6 +6,8 @@ const ROOT = resolve(__dirname, '..', '..');
 /** The built server (`dist/main.js`) in its own process, as operators run it. */
 export interface Server {
   output: () => string;
+  /** Waits, 5 s at most, until the output holds `count` lines matching `pattern`. */
+  outputLines(pattern: RegExp, count: number): Promise<void>;
   /** Resolves with how the process ended: its exit code or its signal. */
   ended: () => Promise<number | NodeJS.Signals | null>;
   /** Sends SIGTERM and waits for the process to end. */
@@ -26,6 +28,13 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
   );
   const server = {
     output: () => output,
+    outputLines: async (pattern: RegExp, count: number) => {
+      for (let waited = 0; waited < 5000; waited += 50) {
+        const lines = output.split('\n').filter((line) => pattern.test(line));
+        if (lines.length >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     ended: () => exited,
     stop: async () => {
       child.kill('SIGTERM');
@@ -46,7 +55,11 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
   });
 }
 
-/** Environment for a server on a test database, on a free-looking port. */
+/**
+ * Environment for a server on a test database, on a free-looking port, with
+ * the demo tenant (which the service loads by default on the embedded
+ * database only).
+ */
 export function serverEnvironment(
   config: { databaseUrl?: string },
   dataDir: string,
@@ -60,6 +73,7 @@ export function serverEnvironment(
     PATH: process.env.PATH,
     PORT: port,
     LOG_LEVEL: 'log',
+    SEED_DEMO: 'true',
     ...place,
     ...extra,
   };

@@ -4,15 +4,34 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
+import { configureApp, httpAdapter } from '../../src/app.setup';
 import { AppConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database';
 import { TenantsService } from '../../src/tenants/tenants.service';
+import { Caller, caller } from './caller';
+import { LogLine, logRecorder } from './log-recorder';
 import { createTestDatabase } from './test-database';
+import {
+  importCopy,
+  importIdentity,
+  TestIdentity,
+  TestTenant,
+} from './test-tenant';
 
 export interface TestApp {
   app: NestExpressApplication;
   http: () => ReturnType<typeof request>;
+  /** Requests with this token (none for ''), absolute paths. */
+  as(token: string): Caller;
+  /** Imports a copy of a tenant file under an id of its own. */
+  newTenant(file: Record<string, any>): Promise<TestTenant>;
+  /** Imports one identity with an access token, in a tenant of its own. */
+  newIdentity(identity?: {
+    identityId?: string;
+    [field: string]: unknown;
+  }): Promise<TestIdentity>;
+  /** From now on the service's log lines are kept here, not printed. */
+  recordLogs(): LogLine[];
   database: Database;
   tenants: TenantsService;
   close(): Promise<void>;
@@ -41,7 +60,7 @@ export async function startTestApp(
     imports: [AppModule.forRoot(db.config)],
   }).compile();
   const app = configureApp(
-    moduleRef.createNestApplication<NestExpressApplication>({
+    moduleRef.createNestApplication<NestExpressApplication>(httpAdapter(), {
       bodyParser: false,
       bufferLogs: true,
     }),
@@ -50,9 +69,18 @@ export async function startTestApp(
   const tenants = app.get(TenantsService);
   for (const file of tenantFiles)
     await tenants.importTenant(structuredClone(file));
+  const server = app.getHttpServer();
   return {
     app,
-    http: () => request(app.getHttpServer()),
+    http: () => request(server),
+    as: (token) => caller(server, token),
+    newTenant: (file) => importCopy(server, tenants, file),
+    newIdentity: (identity) => importIdentity(server, tenants, identity),
+    recordLogs() {
+      const lines: LogLine[] = [];
+      app.useLogger(logRecorder(lines));
+      return lines;
+    },
     database: app.get(Database),
     tenants,
     async close() {

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { copyTemplateTo, startFromTemplate } from './pglite-template';
+import { databaseUrl, withClient } from './postgres-admin';
+import { POSTGRES_TEMPLATE } from './templates';
 
 declare const TEST_DATABASE_KIND: 'postgres' | 'embedded';
-
-/** The server that e2e tests create their databases on. */
-export const ADMIN_URL =
-  process.env.TEST_DATABASE_URL ??
-  'postgresql://postgres@127.0.0.1:5432/postgres';
 
 export const databaseKind = (): 'postgres' | 'embedded' => TEST_DATABASE_KIND;
 
@@ -16,44 +17,53 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: ADMIN_URL });
-  try {
-    await client.connect();
-  } catch (error) {
-    throw new Error(
-      `The PostgreSQL e2e tests need a server at ${ADMIN_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`,
-    );
-  }
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh, empty database for one test file: PostgreSQL or in-memory PGlite. */
+/**
+ * A fresh database of its own, PostgreSQL or in-memory PGlite: migrated
+ * (a copy of the template), or `empty` for tests of the migrator itself.
+ */
 export async function createTestDatabase(
   overrides: Partial<AppConfig> = {},
+  { empty = false } = {},
 ): Promise<TestDatabase> {
   const config = loadConfig({ SEED_DEMO: 'false', LOG_LEVEL: 'error' });
-  if (databaseKind() === 'embedded')
+  const name = `identity_test_${randomBytes(6).toString('hex')}`;
+  if (databaseKind() === 'embedded') {
+    const dataDir = `memory://${name}`;
+    if (!empty) startFromTemplate(dataDir);
     return {
-      config: Object.assign(config, { dataDir: 'memory://' }, overrides),
+      config: Object.assign(config, { dataDir }, overrides),
       drop: async () => {},
     };
-  const name = `identity_test_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name}`));
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
+  }
+  await withClient((c) =>
+    c.query(
+      empty
+        ? `CREATE DATABASE ${name}`
+        : `CREATE DATABASE ${name} TEMPLATE ${POSTGRES_TEMPLATE}`,
+    ),
+  );
   return {
     config: Object.assign(
       config,
-      { databaseUrl: url.toString(), databasePoolSize: 4 },
+      { databaseUrl: databaseUrl(name), databasePoolSize: 4 },
       overrides,
     ),
-    drop: () => admin((c) => dropWhenIdle(c, name)),
+    drop: () => withClient((c) => dropWhenIdle(c, name)),
   };
+}
+
+/**
+ * A new data directory for a server process of its own on the embedded
+ * database (PostgreSQL runs leave it unused): migrated (a copy of the
+ * template), or `empty` as a new installation has it.
+ */
+export async function serverDataDir(
+  prefix: string,
+  { empty = false } = {},
+): Promise<string> {
+  const dir = join(mkdtempSync(join(tmpdir(), prefix)), 'pglite');
+  if (databaseKind() === 'embedded' && !empty) await copyTemplateTo(dir);
+  return dir;
 }
 
 /**

@@ -2,43 +2,66 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
   ApiParam,
   ApiQuery,
   ApiResponse,
   ApiSecurity,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { maxHeaderSize } from 'node:http';
+import { CURSOR, CURSOR_MAX_LENGTH, MAX_PAGE_LIMIT } from '../pagination';
+import {
+  IDENTITY_ID,
+  IDENTITY_ID_MAX_LENGTH,
+  RESERVED_IDENTITY_IDS,
+  TENANT_ID,
+  TENANT_ID_MAX_LENGTH,
+} from '../validation/field-rules';
+import { headers, RATE_LIMIT } from './api-headers';
+import { problemResponse } from './api-problems';
 import { ProblemResponse } from './problem.dto';
 
-const PROBLEMS: Record<number, string> = {
-  400: 'invalid request (values, fields, two tokens, malformed JSON)',
-  401: 'no valid token for this tenant',
-  403: 'not permitted (disabled identity, missing scope, app token on a current-identity path)',
-  404: 'no such identity, or not visible to the caller',
-  406: 'Accept excludes JSON',
-  412: 'If-Match does not match',
-  413: 'body over 64 KiB',
-  415: 'body not application/json',
-  429: 'rate limit exceeded (see Retry-After)',
-  503: 'database unreachable (see Retry-After)',
+const readers = (friend: string) =>
+  `For the identity itself,${friend} an admin of the tenant, or an app token with identities:read; anyone else gets 404, exactly as for an identity that does not exist. A merged-away id answers 308 to the identity it was merged into.`;
+
+/** Who may call a route, as the access policy decides (decisions.md, Authorization). */
+export const WHO = {
+  current:
+    'Access tokens only: an app token has no current identity and gets 403.',
+  identity: readers(' a friend (who sees its public part only),'),
+  relations: readers(''),
 };
 
-/** Documents the problem+json answers a route can give. */
+/**
+ * Documents the problem+json answers a route can give. Malformed JSON is a
+ * 400 only where a body is read, i.e. where 415 is documented too.
+ */
 export const ApiProblems = (...statuses: number[]) =>
   applyDecorators(
     ApiExtraModels(ProblemResponse),
     ...statuses.map((status) =>
       ApiResponse({
         status,
-        description: PROBLEMS[status],
-        content: {
-          'application/problem+json': {
-            schema: { $ref: getSchemaPath(ProblemResponse) },
-          },
-        },
+        ...problemResponse(
+          status,
+          getSchemaPath(ProblemResponse),
+          status === 400 && !statuses.includes(415)
+            ? ['invalid-request', 'malformed-path']
+            : undefined,
+        ),
       }),
     ),
   );
+
+// Headers and queries share one limit with the request line (Node's
+// --max-http-header-size), which bounds values the service reads whole.
+const HEADER_VALUE = { type: 'string', maxLength: maxHeaderSize } as const;
+/** One or more entity tags, or `*` (RFC 9110 §8.8.3). */
+const ENTITY_TAGS =
+  '^(\\*|(W/)?"[\\x21\\x23-\\x7E]*"(\\s*,\\s*(W/)?"[\\x21\\x23-\\x7E]*")*)$';
 
 /** A route of the identity API: the tenant in the path, a token, and the errors all share. */
 export const ApiIdentityRoute = (...statuses: number[]) =>
@@ -48,24 +71,76 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
     ApiParam({
       name: 'tenant',
       description: 'the tenant',
-      schema: { type: 'string', example: 'demo' },
+      schema: {
+        type: 'string',
+        pattern: TENANT_ID.source,
+        maxLength: TENANT_ID_MAX_LENGTH,
+        example: 'demo',
+      },
     }),
     ApiQuery({
       name: 'access_token',
       required: false,
       description:
-        'the token, instead of the Authorization header (never both)',
-      schema: { type: 'string' },
+        'the token, instead of the Authorization header (never both); the answer then carries Cache-Control: no-store',
+      // RFC 6750's b64token: what opaque tokens and JWTs are made of.
+      schema: { ...HEADER_VALUE, pattern: '^[A-Za-z0-9._~+/-]+=*$' },
     }),
-    ApiProblems(400, 401, 403, 406, 429, 503, ...statuses),
+    ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
   );
+
+/** GET answers: an ETag, and 304 to an If-None-Match that names it. */
+export const ApiConditionalGet = () =>
+  applyDecorators(
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description: 'answer 304, without a body, if the ETag is one of these',
+      schema: { ...HEADER_VALUE, pattern: ENTITY_TAGS },
+    }),
+    ApiResponse({
+      status: 304,
+      description: 'not modified: If-None-Match names the current ETag',
+      headers: headers(...RATE_LIMIT, 'ETag'),
+    }),
+  );
+
+/** The If-Match header of PUT and DELETE. */
+export const ApiIfMatch = () =>
+  ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description:
+      'write only if the identity still has one of these ETags (`*`: any); 412 otherwise',
+    schema: { ...HEADER_VALUE, pattern: ENTITY_TAGS },
+  });
+
+/** The path segments an `{id}` can never be: they name the API's own collections, in any case. */
+const anyCase = (word: string) =>
+  word.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
+const RESERVED = RESERVED_IDENTITY_IDS.map(anyCase).join('|');
 
 /** The `{id}` path parameter. */
 export const ApiIdentityId = () =>
   ApiParam({
     name: 'id',
-    description: 'an identityId',
-    schema: { type: 'string', example: 'bob' },
+    description:
+      'an identityId; never accounts, friends or roles, which are paths of their own',
+    schema: {
+      type: 'string',
+      pattern: `^(?!(?:${RESERVED})$)${IDENTITY_ID.source.slice(1)}`,
+      maxLength: IDENTITY_ID_MAX_LENGTH,
+      example: 'bob',
+    },
+  });
+
+/** GET of an `{id}` that was merged into another identity. */
+export const ApiMergedRedirect = () =>
+  ApiResponse({
+    status: 308,
+    description:
+      'the identity was merged into another: Location is the same path under it (for callers allowed to read it; 404 for others)',
+    headers: headers(...RATE_LIMIT, 'Location'),
   });
 
 /** `limit` and `cursor` of the friends and roles collections. */
@@ -74,23 +149,53 @@ export const ApiPaging = () =>
     ApiQuery({
       name: 'limit',
       required: false,
-      description:
-        'at most this many elements (1–1000); a Link rel="next" header follows when there are more',
-      schema: { type: 'integer', minimum: 1, maximum: 1000 },
+      description: `at most this many elements (1–${MAX_PAGE_LIMIT}); a Link rel="next" header follows when there are more`,
+      schema: {
+        type: 'integer',
+        format: 'int32',
+        minimum: 1,
+        maximum: MAX_PAGE_LIMIT,
+      },
     }),
     ApiQuery({
       name: 'cursor',
       required: false,
       description: 'the opaque cursor of a Link rel="next" header',
-      schema: { type: 'string' },
+      schema: {
+        type: 'string',
+        pattern: CURSOR.source,
+        maxLength: CURSOR_MAX_LENGTH,
+      },
     }),
   );
 
-/** The Link header of a page that has a next one. */
-export const LINK = {
-  Link: {
-    description:
-      'RFC 8288 link to the next page (rel="next"), when there is one',
-    schema: { type: 'string' },
-  },
-};
+/**
+ * A list route of the caller (`current`) or of `{id}` (`relations`): who may
+ * call it, its paging, conditional answers, and the list it answers.
+ */
+export const ApiList = (
+  of: 'friends' | 'roles',
+  orderedBy: string,
+  type: new () => object,
+  who: 'current' | 'relations',
+) =>
+  applyDecorators(
+    ApiOperation({
+      summary:
+        who === 'current'
+          ? `The ${of} of the caller`
+          : `The ${of} of an identity`,
+      description: `The whole list, or a page of it with limit. ${WHO[who]}`,
+    }),
+    ...(who === 'current'
+      ? [ApiIdentityRoute()]
+      : [ApiIdentityRoute(404), ApiIdentityId()]),
+    ApiConditionalGet(),
+    ...(who === 'current' ? [] : [ApiMergedRedirect()]),
+    ApiPaging(),
+    ApiOkResponse({
+      description: `the ${of}, by ${orderedBy}`,
+      type: [type],
+      headers: headers(...RATE_LIMIT, 'ETag', 'Link'),
+    }),
+  );

@@ -1,8 +1,8 @@
 /**
  * Whether an If-Match header lets a write go ahead on an identity whose
- * current version is `version` (RFC 9110 §13.1.1, strong comparison). A tag
- * of a reduced representation (`"<version>-…"`) names the same version.
- * An absent header lets every write through.
+ * current version has the tag `version` (RFC 9110 §13.1.1, strong
+ * comparison). A tag of a reduced representation (`"<version tag>-…"`)
+ * names the same version. An absent header lets every write through.
  */
 export function ifMatchAllows(
   header: string | undefined,

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PROBLEM_TYPE_PREFIX } from './problem';
 
 export class FieldErrorResponse {
   @ApiProperty({
@@ -17,12 +18,21 @@ export class FieldErrorResponse {
 export class ProblemResponse {
   @ApiProperty({
     format: 'uri',
+    pattern: `^${PROBLEM_TYPE_PREFIX}[a-z-]+$`,
+    description: `${PROBLEM_TYPE_PREFIX}<slug>, one slug per kind of problem`,
     example: 'urn:problem:identity:identity-not-found',
   })
   type: string;
   @ApiProperty({ example: 'Identity not found' })
   title: string;
-  @ApiProperty({ example: 404 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    minimum: 400,
+    maximum: 599,
+    description: 'the HTTP status of the answer',
+    example: 404,
+  })
   status: number;
   @ApiProperty({
     example: 'No identity "nobody" is visible to the caller in this tenant.',

@@ -12,54 +12,20 @@ import {
   isUnstorableText,
 } from '../../database/database-errors';
 import {
+  AuthenticationRequired,
   DatabaseUnavailable,
   DomainError,
   InvalidRequest,
   RouteNotFound,
 } from '../errors';
-import { FieldError } from '../validation/field-errors';
-import { requestState } from './request-context';
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  instance: string;
-  errors?: FieldError[];
-}
-
-// Errors raised below the service's own code (body parsing, Nest itself).
-const FRAMEWORK_ERRORS: Record<
-  string,
-  { status: number; slug: string; detail: string }
-> = {
-  'entity.parse.failed': {
-    status: 400,
-    slug: 'malformed-json',
-    detail: 'The request body is not valid JSON.',
-  },
-  'entity.too.large': {
-    status: 413,
-    slug: 'payload-too-large',
-    detail: 'The request body is larger than 64 KiB.',
-  },
-  'encoding.unsupported': {
-    status: 415,
-    slug: 'unsupported-media-type',
-    detail: 'The request body has an unsupported content encoding.',
-  },
-  'uri.malformed': {
-    status: 400,
-    slug: 'invalid-request',
-    detail: 'The path is not valid percent-encoding.',
-  },
-  'charset.unsupported': {
-    status: 415,
-    slug: 'unsupported-media-type',
-    detail: 'The request body must be UTF-8.',
-  },
-};
+import {
+  domainProblem,
+  FRAMEWORK_ERRORS,
+  internalProblem,
+  Problem,
+  problem,
+} from './problem';
+import { realmOf, requestState } from './request-context';
 
 /**
  * Renders every error as application/problem+json (RFC 9457). Nothing from
@@ -82,15 +48,17 @@ export class ProblemFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const { id } = requestState(req);
     const instance = req.path;
-    const problem = this.toProblem(error, req, instance, id);
+    const body = this.toProblem(error, req, instance, id);
     if (error instanceof DomainError)
       for (const [name, value] of Object.entries(error.headers))
         res.setHeader(name, value);
+    if (error instanceof AuthenticationRequired)
+      res.setHeader('WWW-Authenticate', error.challenge(realmOf(req)));
     if (res.headersSent) return void res.end();
-    res.status(problem.status);
-    if (problem.status === 308) return void res.end();
+    res.status(body.status);
+    if (body.status === 308) return void res.end();
     res.setHeader('Content-Type', 'application/problem+json');
-    res.end(JSON.stringify(problem));
+    res.end(JSON.stringify(body));
   }
 
   private toProblem(
@@ -99,54 +67,26 @@ export class ProblemFilter implements ExceptionFilter {
     instance: string,
     requestId: string,
   ): Problem {
-    const make = (
-      status: number,
-      slug: string,
-      detail: string,
-      title = STATUS_CODES[status] ?? 'Error',
-    ): Problem => ({
-      type: `urn:problem:identity:${slug}`,
-      title,
-      status,
-      detail,
-      instance,
-    });
-    if (error instanceof DomainError) {
-      const problem = make(
-        error.status,
-        error.slug,
-        error.message,
-        error.title,
-      );
-      if (error.errors) problem.errors = error.errors;
-      return problem;
-    }
+    if (error instanceof DomainError) return domainProblem(error, instance);
     // Nest wraps errors of body parsing and routing; their cause says what happened.
     const cause = error instanceof HttpException ? error.cause : error;
-    const known = FRAMEWORK_ERRORS[(cause as { type?: string })?.type ?? ''];
-    if (known) return make(known.status, known.slug, known.detail);
-    if (cause instanceof URIError) {
-      const uri = FRAMEWORK_ERRORS['uri.malformed'];
-      return make(uri.status, uri.slug, uri.detail);
-    }
-    if (error instanceof HttpException && error.getStatus() === 404) {
-      const notFound = new RouteNotFound(instance);
-      return make(404, notFound.slug, notFound.message, notFound.title);
-    }
+    const known =
+      FRAMEWORK_ERRORS[(cause as { type?: string })?.type ?? ''] ??
+      (cause instanceof URIError ? FRAMEWORK_ERRORS['uri.malformed'] : null);
+    if (known) return problem(known.status, known.slug, known.detail, instance);
+    if (error instanceof HttpException && error.getStatus() === 404)
+      return domainProblem(new RouteNotFound(instance), instance);
     if (error instanceof HttpException && error.getStatus() < 500)
-      return make(
+      return problem(
         error.getStatus(),
         'http-error',
         STATUS_CODES[error.getStatus()] ?? 'Request failed.',
+        instance,
       );
     this.logger.error(
       `Unexpected error in ${req.method} ${instance} (request ${requestId})`,
       error instanceof Error ? error.stack : String(error),
     );
-    return make(
-      500,
-      'internal',
-      `An unexpected error occurred; quote request id ${requestId}.`,
-    );
+    return internalProblem(requestId, instance);
   }
 }

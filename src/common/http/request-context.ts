@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { TENANT_ID } from '../validation/field-rules';
 import type { Request } from 'express';
-import type { Principal } from '../../auth/principal';
 import type { IdentityRecord } from '../../identity/identity.record';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A client's X-Request-Id is echoed when it has this shape. */
+export const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** What the service attaches to a request as it passes the layers. */
 export interface RequestState {
   id: string;
-  principal?: Principal;
   /** Set by the access guard on `{id}` routes. */
   target?: AccessTarget;
+  /** The request reaches an API route and is charged to a rate-limit budget. */
+  limited?: boolean;
 }
 
 /** The `{id}` identity as the access guard read it, and what the caller may see of it. */
@@ -35,6 +37,15 @@ export function requestState(req: Request): RequestState {
 /** Whether the request carries its token in the URL (RFC 6750 §2.3). */
 export function hasTokenInQuery(req: Request): boolean {
   return Object.prototype.hasOwnProperty.call(req.query ?? {}, 'access_token');
+}
+
+/**
+ * The realm a 401 names in WWW-Authenticate: the route's tenant when it has
+ * the shape of one, `identity` otherwise.
+ */
+export function realmOf(req: Request): string {
+  const tenant = pathParam(req, 'tenant');
+  return TENANT_ID.test(tenant) ? tenant : 'identity';
 }
 
 /** A named path parameter as one string. */

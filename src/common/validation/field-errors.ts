@@ -35,15 +35,59 @@ export function toFieldErrors(
 /** Keys that could reach an object's prototype when copied. */
 export const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** How deep a JSON body may nest; the import format itself needs five levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * The values of a JSON document with their paths and depths, parents first,
+ * walked with a stack of its own: a hostile body nested thousands of levels
+ * deep cannot exhaust the call stack. Stops descending below `maxDepth`.
+ */
+function* walk(
+  root: unknown,
+  maxDepth = Infinity,
+): Generator<{ value: unknown; path: string; depth: number; key?: string }> {
+  const stack: { value: unknown; path: string; depth: number; key?: string }[] =
+    [{ value: root, path: '', depth: 0 }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    yield node;
+    const { value, path, depth } = node;
+    if (typeof value !== 'object' || value === null || depth >= maxDepth)
+      continue;
+    const children = Array.isArray(value)
+      ? value.map((item, i) => ({ value: item, path: `${path}[${i}]` }))
+      : Object.keys(value).map((key) => ({
+          value: (value as Record<string, unknown>)[key],
+          path: path ? `${path}.${key}` : key,
+          key,
+        }));
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ ...children[i], depth: depth + 1 });
+  }
+}
+
+/** The path of the first value nested more than `max` levels deep, if any. */
+export function tooDeep(
+  value: unknown,
+  max = MAX_JSON_DEPTH,
+): string | undefined {
+  for (const node of walk(value, max + 1))
+    if (node.depth > max) return node.path;
+  return undefined;
+}
+
 /** Paths of every `__proto__`, `constructor` or `prototype` key in a JSON value. */
-export function findUnsafeKeys(value: unknown, path = ''): string[] {
-  if (Array.isArray(value))
-    return value.flatMap((item, i) => findUnsafeKeys(item, `${path}[${i}]`));
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.keys(value).flatMap((key) => {
-    const child = path ? `${path}.${key}` : key;
-    return UNSAFE_KEYS.has(key)
-      ? [child]
-      : findUnsafeKeys((value as Record<string, unknown>)[key], child);
-  });
+export function findUnsafeKeys(value: unknown): string[] {
+  const found: string[] = [];
+  for (const node of walk(value)) {
+    const under = found.some(
+      (path) =>
+        /^[.[]/.test(node.path.slice(path.length)) &&
+        node.path.startsWith(path),
+    );
+    if (!under && node.key !== undefined && UNSAFE_KEYS.has(node.key))
+      found.push(node.path);
+  }
+  return found;
 }

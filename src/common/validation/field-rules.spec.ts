@@ -1,5 +1,5 @@
 import { isHttpUrl, parseUtcDateTime } from './field-rules';
-import { findUnsafeKeys } from './field-errors';
+import { findUnsafeKeys, tooDeep } from './field-errors';
 
 describe('parseUtcDateTime', () => {
   it.each([
@@ -47,5 +47,26 @@ describe('findUnsafeKeys', () => {
       'b.constructor',
       'c.ok.prototype',
     ]);
+  });
+});
+
+describe('tooDeep', () => {
+  const nested = (levels: number) =>
+    JSON.parse(`${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+
+  it('names the first value nested too deep, without exhausting the stack', () => {
+    expect(tooDeep(nested(32))).toBeUndefined();
+    expect(tooDeep(nested(33))).toBe(`${Array(33).fill('a').join('.')}`);
+    expect(tooDeep({ list: [[[1]]] }, 3)).toBe('list[0][0][0]');
+    expect(tooDeep(nested(100_000))).toBe(Array(33).fill('a').join('.'));
+    expect(findUnsafeKeys(nested(100_000))).toStrictEqual([]);
+  });
+
+  it('reports an unsafe key once, not the keys under it', () => {
+    expect(
+      findUnsafeKeys(
+        JSON.parse('{"__proto__":{"constructor":{"prototype":1}}}'),
+      ),
+    ).toStrictEqual(['__proto__']);
   });
 });

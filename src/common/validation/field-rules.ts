@@ -10,15 +10,27 @@ import {
   ValidationOptions,
 } from 'class-validator';
 
-// The value rules of the tenant import format (shared/import-format.md),
+// The value rules of the tenant import format (docs/import-format.md),
 // shared by the importer and by PUT of an identity.
 
-export const TENANT_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+// The longest values the identifier patterns admit; OpenAPI states them as
+// maxLength beside the patterns, so both are written from one number.
+export const TENANT_ID_MAX_LENGTH = 63;
+export const IDENTITY_ID_MAX_LENGTH = 128;
+
+export const TENANT_ID = new RegExp(
+  `^[a-z0-9][a-z0-9-]{0,${TENANT_ID_MAX_LENGTH - 1}}$`,
+);
 export const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-export const IDENTITY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const IDENTITY_ID = new RegExp(
+  `^[A-Za-z0-9][A-Za-z0-9._-]{0,${IDENTITY_ID_MAX_LENGTH - 1}}$`,
+);
 /** Identifiers that would collide with the API's own path segments. */
 export const RESERVED_IDENTITY_IDS = ['accounts', 'friends', 'roles'];
 export const LOCALITY = /^[a-z]{2}-[A-Z]{2}$/;
+/** Text the database can store: anything but U+0000. */
+// oxlint-disable-next-line no-control-regex -- U+0000 is the character it refuses.
+export const STORABLE_TEXT = /^[^\u0000]*$/;
 export const UTC_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})Z?$/;
 export const TOKEN_SECRET = /^[A-Za-z0-9._~+/-]{20,512}$/;
@@ -28,7 +40,18 @@ export const Absent = () => ValidateIf((_object, value) => value !== undefined);
 
 /** PostgreSQL text cannot hold U+0000, so no value may contain it. */
 export const hasNoNul = (value: unknown) =>
-  typeof value !== 'string' || !value.includes('\u0000');
+  typeof value !== 'string' || STORABLE_TEXT.test(value);
+
+/**
+ * A lone surrogate (U+D800–U+DFFF outside a pair) has no UTF-8 form: the
+ * driver would store U+FFFD instead, silently altering the value.
+ */
+export const isWellFormed = (value: unknown) =>
+  typeof value !== 'string' || !/\p{Cs}/u.test(value);
+
+/** Text stored exactly as sent. */
+export const isStorableText = (value: unknown) =>
+  hasNoNul(value) && isWellFormed(value);
 
 export const IsText = (options?: ValidationOptions) =>
   applyDecorators(
@@ -40,6 +63,13 @@ export const IsText = (options?: ValidationOptions) =>
       { name: 'hasNoNul', validator: { validate: hasNoNul } },
       {
         message: `${options?.each ? 'each item ' : ''}must not contain U+0000`,
+        ...options,
+      },
+    ),
+    ValidateBy(
+      { name: 'isWellFormed', validator: { validate: isWellFormed } },
+      {
+        message: `${options?.each ? 'each item ' : ''}must not contain a lone surrogate (U+D800–U+DFFF)`,
         ...options,
       },
     ),
@@ -69,7 +99,11 @@ export const IsLocality = (options?: ValidationOptions) =>
   });
 
 export function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || !hasNoNul(value) || !URL.canParse(value))
+  if (
+    typeof value !== 'string' ||
+    !isStorableText(value) ||
+    !URL.canParse(value)
+  )
     return false;
   const { protocol, host } = new URL(value);
   return (protocol === 'http:' || protocol === 'https:') && host !== '';
@@ -125,7 +159,8 @@ export function isStringMap(value: unknown): value is Record<string, string> {
     value !== null &&
     !Array.isArray(value) &&
     Object.entries(value).every(
-      ([k, v]) => typeof v === 'string' && hasNoNul(k) && hasNoNul(v),
+      ([k, v]) =>
+        typeof v === 'string' && isStorableText(k) && isStorableText(v),
     )
   );
 }
@@ -133,7 +168,10 @@ export function isStringMap(value: unknown): value is Record<string, string> {
 export const IsStringMap = () =>
   ValidateBy(
     { name: 'isStringMap', validator: { validate: isStringMap } },
-    { message: 'must be an object whose values are strings (no U+0000)' },
+    {
+      message:
+        'must be an object whose values are strings (no U+0000 or lone surrogate)',
+    },
   );
 
 /**

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// A primary with a streaming replica, PgBouncer, Redis and two service
+// instances on this machine, without containers; and the checks that the
+// service behaves in it (docs/topology.md).
+//
+//   npm run topology -- up      start it; URLs in .topology/env
+//   npm run topology -- check   run the checks against it
+//   npm run topology -- down    stop what `up` started, remove its directory
+//   npm run topology -- test    up, check, down; non-zero exit on any failure
+const { existsSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+const { runChecks } = require('./topology/checks');
+const {
+  cloneReplica,
+  importDemo,
+  initPrimary,
+  postgresUrl,
+  redisUrl,
+  serviceUrl,
+  startPgbouncer,
+  startPostgres,
+  startRedis,
+  startService,
+} = require('./topology/components');
+const {
+  freePorts,
+  refuseNewProcesses,
+  stopProcess,
+} = require('./topology/processes');
+const { PROJECT, Topology } = require('./topology/state');
+
+const SERVICES = ['service-1', 'service-2'];
+
+async function up() {
+  const running = Topology.load();
+  if (running)
+    throw new Error(
+      `A topology is up already (${running.dir}); run down first.`,
+    );
+  for (const file of ['dist/main.js', 'dist/cli.js'])
+    if (!existsSync(join(PROJECT, file)))
+      throw new Error(`${file} is missing; run npm run build first.`);
+  const topology = Topology.create();
+  const started = Date.now();
+  try {
+    await start(topology);
+  } catch (error) {
+    console.error(error.message);
+    await down();
+    throw new Error('up failed; what it had started is stopped.');
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `Topology up in ${seconds} s (${topology.dir}); ${Topology.envFile()}:`,
+  );
+  console.log(topology.writeEnv().trimEnd());
+}
+
+async function start(topology) {
+  const [primary, replica, pgbouncer, redis, ...services] = await freePorts(
+    4 + SERVICES.length,
+  );
+  Object.assign(topology.state.ports, { primary, replica, pgbouncer, redis });
+  topology.state.urls = {
+    PRIMARY_URL: postgresUrl(primary),
+    REPLICA_URL: postgresUrl(replica),
+    PGBOUNCER_URL: postgresUrl(pgbouncer),
+    REDIS_URL: redisUrl(redis),
+    SERVICE_URLS: services.map(serviceUrl),
+  };
+  topology.save();
+  topology.writeEnv();
+
+  await initPrimary(topology, primary);
+  await startPostgres(topology, 'primary', primary);
+  await settled([
+    cloneReplica(topology, primary, replica).then(() =>
+      startPostgres(topology, 'replica', replica),
+    ),
+    importDemo(primary),
+    startPgbouncer(topology, pgbouncer, primary),
+    startRedis(topology, redis),
+  ]);
+  await settled(
+    SERVICES.map((role, i) =>
+      startService(topology, role, { port: services[i] }),
+    ),
+  );
+}
+
+/** Like Promise.all, but waits for every step to end, so that none is still starting processes once one failed. */
+async function settled(steps) {
+  const failed = (await Promise.allSettled(steps)).find(
+    (step) => step.status === 'rejected',
+  );
+  if (failed) throw failed.reason;
+}
+
+// Instances first (they hold connections to everything else), then PgBouncer
+// and Redis, then the replica before its primary.
+const STOP_ORDER = [
+  ['service-', 'fresh-'],
+  ['pgbouncer', 'redis'],
+  ['replica'],
+  ['primary'],
+];
+
+// One stop per process, however many times it is asked for (Ctrl-C and a
+// failing `up` may ask at once).
+let stopping;
+const down = () => (stopping ??= stopAll());
+
+async function stopAll() {
+  refuseNewProcesses();
+  const topology = Topology.load();
+  if (!topology) {
+    const stale = existsSync(Topology.envFile());
+    rmSync(Topology.envFile(), { force: true });
+    console.log(
+      stale
+        ? 'No topology directory left; removed a stale .topology/env.'
+        : 'No topology is up.',
+    );
+    return true;
+  }
+  let clean = true;
+  for (const prefixes of STOP_ORDER) {
+    const group = topology.state.processes.filter((p) =>
+      prefixes.some((prefix) => p.role.startsWith(prefix)),
+    );
+    for (const { stopped, note } of await Promise.all(
+      group.map((entry) => stopProcess(entry)),
+    )) {
+      console.log(note);
+      clean &&= stopped;
+    }
+  }
+  if (!clean) {
+    console.log(
+      `Kept ${topology.dir} (a process could not be stopped); run down again.`,
+    );
+    return false;
+  }
+  topology.remove();
+  console.log(`Removed ${topology.dir}.`);
+  return true;
+}
+
+async function check() {
+  const topology = Topology.load();
+  if (!topology) throw new Error('No topology is up; run up first.');
+  return runChecks(topology, SERVICES);
+}
+
+async function test() {
+  const started = Date.now();
+  let passed = false;
+  try {
+    await up();
+    passed = await check();
+  } finally {
+    await down();
+  }
+  console.log(
+    `${passed ? 'All checks passed' : 'Some checks failed'} in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
+  return passed;
+}
+
+const COMMANDS = { up, check, down, test };
+
+async function main() {
+  const command = COMMANDS[process.argv[2]];
+  if (!command || process.argv.length > 3) {
+    console.error('Usage: npm run topology -- up|check|down|test');
+    process.exit(2);
+  }
+  // Ctrl-C during up or test stops everything started so far; the processes
+  // run in process groups of their own, so the signal reaches only us.
+  if (command === up || command === test)
+    process.once('SIGINT', () => {
+      console.log('\nInterrupted; stopping the topology.');
+      down().finally(() => process.exit(130));
+    });
+  try {
+    const result = await command();
+    process.exitCode = result === false ? 1 : 0;
+  } catch (error) {
+    console.error(error.message);
+    process.exitCode = 1;
+  }
+}
+
+main();

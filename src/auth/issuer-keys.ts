@@ -1,0 +1,138 @@
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  createRemoteJWKSet,
+  customFetch,
+  JWTPayload,
+  jwtVerify,
+  JWTVerifyOptions,
+} from 'jose';
+import { LRUCache } from 'lru-cache';
+import { IssuerUnavailable } from '../common/errors';
+import { AppConfig } from '../config/app-config';
+import type { IssuerConfig } from './access.repository';
+import { discoverJwksUri, fetchFromIssuer } from './issuer-documents';
+
+type KeySet = ReturnType<typeof createRemoteJWKSet>;
+
+/** How many issuers' keys and discovered addresses are kept. */
+const MAX_ISSUERS = 1000;
+/**
+ * How long a failed fetch is remembered at most: requests meanwhile get 503
+ * at once instead of refetching. Never longer than JWKS_COOLDOWN_MS, the
+ * least time between two fetches of an issuer's keys.
+ */
+const FAILURE_MEMORY_MS = 5000;
+
+/**
+ * jose's codes for a token that is wrong (401). Any other failure — a key set
+ * that cannot be fetched, answers other than 200, is not JSON or is
+ * malformed, a timeout — is the issuer's outage (503), not the caller's.
+ */
+const TOKEN_FAULTS = new Set([
+  'ERR_JWT_CLAIM_VALIDATION_FAILED',
+  'ERR_JWT_EXPIRED',
+  'ERR_JWT_INVALID',
+  'ERR_JWS_INVALID',
+  'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+  'ERR_JOSE_ALG_NOT_ALLOWED',
+  'ERR_JOSE_NOT_SUPPORTED',
+  'ERR_JWKS_NO_MATCHING_KEY',
+  'ERR_JWKS_MULTIPLE_MATCHING_KEYS',
+]);
+
+/** A token jose judged wrong (not an issuer's outage). */
+export class TokenRejected extends Error {}
+
+/**
+ * The signing keys of token issuers, fetched from their JWKS (found through
+ * OpenID Connect discovery when not configured). Every fetch is bounded (no
+ * redirects, 1 MB, JWKS_TIMEOUT_MS), concurrent requests share one fetch per
+ * address, a failure is remembered for a few seconds (503 meanwhile, no
+ * refetch storm), and a discovered address is discovered again after its
+ * key set fails. Caches are bounded; only configured issuers reach them.
+ */
+@Injectable()
+export class IssuerKeys {
+  private readonly logger = new Logger('Jwt');
+  private readonly keySets = new LRUCache<string, KeySet>({ max: MAX_ISSUERS });
+  private readonly discovered = new LRUCache<string, string>({
+    max: MAX_ISSUERS,
+  });
+  private readonly discovering = new Map<string, Promise<string>>();
+  private readonly failed: LRUCache<string, true>;
+
+  constructor(private readonly config: AppConfig) {
+    this.failed = new LRUCache<string, true>({
+      max: MAX_ISSUERS,
+      // At least a millisecond: a time to live of 0 means forever.
+      ttl: Math.max(1, Math.min(FAILURE_MEMORY_MS, config.jwksCooldownMs)),
+    });
+  }
+
+  /** Verifies `token` with the issuer's keys; TokenRejected or IssuerUnavailable otherwise. */
+  async verify(
+    issuer: IssuerConfig,
+    token: string,
+    options: JWTVerifyOptions,
+  ): Promise<JWTPayload> {
+    const uri = issuer.jwksUri ?? (await this.discover(issuer.issuer));
+    if (this.failed.has(uri)) throw new IssuerUnavailable();
+    try {
+      return (await jwtVerify(token, this.keySet(uri, issuer), options))
+        .payload;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && TOKEN_FAULTS.has(code))
+        throw new TokenRejected(code);
+      this.failed.set(uri, true);
+      this.keySets.delete(uri);
+      if (!issuer.jwksUri) this.discovered.delete(issuer.issuer);
+      this.logger.warn(
+        `Keys of issuer ${issuer.issuer} unavailable: ${(error as Error).message}`,
+      );
+      throw new IssuerUnavailable();
+    }
+  }
+
+  private keySet(uri: string, issuer: IssuerConfig): KeySet {
+    let keys = this.keySets.get(uri);
+    if (!keys) {
+      const label = issuer.jwksUri ?? `the JWKS of ${issuer.issuer}`;
+      keys = createRemoteJWKSet(new URL(uri), {
+        timeoutDuration: this.config.jwksTimeoutMs,
+        cooldownDuration: this.config.jwksCooldownMs,
+        cacheMaxAge: 10 * 60 * 1000,
+        [customFetch]: (url, init) => fetchFromIssuer(url, label, init),
+      });
+      this.keySets.set(uri, keys);
+    }
+    return keys;
+  }
+
+  /** The issuer's JWKS address, discovered once for every concurrent request. */
+  private async discover(issuer: string): Promise<string> {
+    const known = this.discovered.get(issuer);
+    if (known) return known;
+    if (this.failed.has(issuer)) throw new IssuerUnavailable();
+    let pending = this.discovering.get(issuer);
+    if (!pending) {
+      pending = discoverJwksUri(issuer, this.config.jwksTimeoutMs).finally(() =>
+        this.discovering.delete(issuer),
+      );
+      this.discovering.set(issuer, pending);
+    }
+    try {
+      const uri = await pending;
+      this.discovered.set(issuer, uri);
+      return uri;
+    } catch (error) {
+      if (!this.failed.has(issuer)) {
+        this.failed.set(issuer, true);
+        this.logger.warn(
+          `Discovery failed for ${issuer}: ${(error as Error).message}`,
+        );
+      }
+      throw new IssuerUnavailable();
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { InvalidRequest } from '../common/errors';
+import { SCOPE_DELETE, SCOPE_READ } from './principal';
+import { TokenRepository, TokenSummary } from './token.repository';
+import { generateTokenSecret, hashTokenSecret } from './token-secret';
+
+export const SCOPES = [SCOPE_READ, SCOPE_DELETE];
+
+export interface TokenRequest {
+  tenantId: string;
+  identityId?: string;
+  accountId?: string;
+  appId?: string;
+  scopes: string[];
+  ttlSeconds?: number;
+}
+
+/** Registered tokens: created, listed and revoked from the command line. */
+@Injectable()
+export class TokensService {
+  constructor(private readonly tokens: TokenRepository) {}
+
+  /** Registers a new token and returns its secret, which is not stored. */
+  async createToken(request: TokenRequest): Promise<string> {
+    const { tenantId, identityId, accountId, appId, scopes, ttlSeconds } =
+      request;
+    if (!(await this.tokens.tenantExists(tenantId)))
+      throw new InvalidRequest(`Unknown tenant "${tenantId}".`);
+    if ((identityId === undefined) === (appId === undefined))
+      throw new InvalidRequest(
+        'Name either an identity (access token) or an app (app token).',
+      );
+    if (
+      identityId !== undefined &&
+      !(await this.tokens.identityExists(tenantId, identityId))
+    )
+      throw new InvalidRequest(
+        `Unknown identity "${identityId}" in tenant "${tenantId}".`,
+      );
+    if (accountId !== undefined) {
+      if (identityId === undefined)
+        throw new InvalidRequest('An account goes with an identity only.');
+      if ((await this.tokens.accountOwner(tenantId, accountId)) !== identityId)
+        throw new InvalidRequest(
+          `"${accountId}" is not an account of identity "${identityId}".`,
+        );
+    }
+    const unknown = scopes.filter((s) => !SCOPES.includes(s));
+    if (unknown.length)
+      throw new InvalidRequest(
+        `Unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`,
+      );
+    const secret = generateTokenSecret();
+    await this.tokens.createToken({
+      id: randomUUID(),
+      tenantId,
+      tokenHash: hashTokenSecret(secret),
+      type: identityId !== undefined ? 'access' : 'app',
+      identityId: identityId ?? null,
+      accountId: accountId ?? null,
+      appId: appId ?? null,
+      scopes: [...new Set(scopes)],
+      expiresAt:
+        ttlSeconds === undefined
+          ? null
+          : new Date(Date.now() + ttlSeconds * 1000),
+    });
+    return secret;
+  }
+
+  revokeToken(tenantId: string, secret: string): Promise<boolean> {
+    return this.tokens.revokeToken(tenantId, hashTokenSecret(secret));
+  }
+
+  listTokens(tenantId: string): Promise<TokenSummary[]> {
+    return this.tokens.listTokens(tenantId);
+  }
+}

@@ -1,0 +1,81 @@
+import { isOnIssuerHost, outboundUrlProblem } from './outbound-url';
+
+describe('outboundUrlProblem', () => {
+  it.each([
+    'https://login.example.org/realms/acme',
+    'http://localhost:8080/realms/acme',
+    'http://127.0.0.1:9000/x',
+    'http://127.10.0.1/x',
+    'http://[::1]:9000/x',
+    'http://auth.localhost/x',
+  ])('lets the service fetch from %s', (url) => {
+    expect(outboundUrlProblem(url)).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'http://login.example.org/x',
+      'must use https (http only on loopback: localhost, 127.0.0.0/8, ::1)',
+    ],
+    [
+      'ftp://localhost/x',
+      'must use https (http only on loopback: localhost, 127.0.0.0/8, ::1)',
+    ],
+    [
+      'https://169.254.169.254/latest/meta-data',
+      'must not name a link-local address or a cloud metadata service',
+    ],
+    [
+      'http://2852039166/',
+      'must not name a link-local address or a cloud metadata service',
+    ],
+    [
+      'https://[fe80::1]/x',
+      'must not name a link-local address or a cloud metadata service',
+    ],
+    [
+      'https://metadata.google.internal/computeMetadata/v1',
+      'must not name a link-local address or a cloud metadata service',
+    ],
+    [
+      'https://METADATA/x',
+      'must not name a link-local address or a cloud metadata service',
+    ],
+    [
+      'http://[fd00:ec2::254]/x',
+      'must not name a link-local address or a cloud metadata service',
+    ],
+    ['not a url', 'must be an absolute URL'],
+  ])('refuses %s: %s', (url, problem) => {
+    expect(outboundUrlProblem(url)).toBe(problem);
+  });
+});
+
+describe('isOnIssuerHost', () => {
+  it.each([
+    [
+      'https://login.example.org/keys',
+      'https://login.example.org/realms/a',
+      true,
+    ],
+    [
+      'https://login.example.org:8443/keys',
+      'https://login.example.org/realms/a',
+      false,
+    ],
+    [
+      'https://keys.example.org/keys',
+      'https://login.example.org/realms/a',
+      false,
+    ],
+    [
+      'http://login.example.org/keys',
+      'https://login.example.org/realms/a',
+      false,
+    ],
+    ['http://127.0.0.1:9/keys', 'http://127.0.0.1:8/realms/a', true],
+    ['https://169.254.169.254/keys', 'https://login.example.org/', false],
+  ])('%s for issuer %s → %s', (jwks, issuer, expected) => {
+    expect(isOnIssuerHost(jwks, issuer)).toBe(expected);
+  });
+});

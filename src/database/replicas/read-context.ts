@@ -1,0 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Replica } from './replica-set';
+
+/** Where a request's reads go: set for GET requests when replicas are configured. */
+export interface ReadContext {
+  /** The replica to read from; undefined once the request must read the primary. */
+  replica?: Replica;
+}
+
+export const readContext = new AsyncLocalStorage<ReadContext>();

@@ -1,0 +1,84 @@
+import type { SharedRedis } from '../../ops/redis/shared-redis';
+import { lsnKey } from './replica-set';
+
+/**
+ * The WAL position of each tenant's latest write, so that a read anywhere
+ * can tell whether a replica has it. A position is kept for `ttlMs`: past
+ * that, any replica within the lag bound has replayed it.
+ */
+export interface WritePositions {
+  record(tenantId: string, lsn: bigint): Promise<void>;
+  /**
+   * The tenant's latest write position; undefined when none is recent;
+   * 'unknown' when it cannot be told (Redis away), so the read must go to
+   * the primary.
+   */
+  latest(tenantId: string): Promise<bigint | undefined | 'unknown'>;
+}
+
+/** The most tenants an instance remembers; the oldest goes first. */
+const MAX_TENANTS = 100_000;
+
+/** Positions in this process: read-your-writes holds within one instance. */
+export class MemoryWritePositions implements WritePositions {
+  private readonly positions = new Map<string, { lsn: bigint; ends: number }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  async record(tenantId: string, lsn: bigint): Promise<void> {
+    const known = this.positions.get(tenantId);
+    this.positions.delete(tenantId);
+    if (this.positions.size >= MAX_TENANTS)
+      this.positions.delete(this.positions.keys().next().value!);
+    this.positions.set(tenantId, {
+      lsn: known && known.lsn > lsn ? known.lsn : lsn,
+      ends: Date.now() + this.ttlMs,
+    });
+  }
+
+  async latest(tenantId: string): Promise<bigint | undefined> {
+    const known = this.positions.get(tenantId);
+    if (!known) return undefined;
+    if (known.ends > Date.now()) return known.lsn;
+    this.positions.delete(tenantId);
+    return undefined;
+  }
+}
+
+// Keeps the greater position (fixed-width hex orders as text) and renews
+// its expiry: two writers racing can never move it back.
+const RECORD = `
+local known = redis.call('GET', KEYS[1])
+if not known or known < ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+else
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 1`;
+
+/** Positions in Redis, shared by every instance: read-your-writes across them. */
+export class RedisWritePositions implements WritePositions {
+  constructor(
+    private readonly redis: SharedRedis,
+    private readonly ttlMs: number,
+  ) {}
+
+  private key = (tenantId: string) => `identity:written:${tenantId}`;
+
+  async record(tenantId: string, lsn: bigint): Promise<void> {
+    await this.redis.run((client) =>
+      client.eval(RECORD, 1, this.key(tenantId), lsnKey(lsn), this.ttlMs),
+    );
+  }
+
+  async latest(tenantId: string): Promise<bigint | undefined | 'unknown'> {
+    // Positions this instance could not record while Redis was away would
+    // be missing for as long as they matter.
+    if (this.redis.msSinceFailure < this.ttlMs) return 'unknown';
+    const answer = await this.redis.run(async (client) => ({
+      known: await client.get(this.key(tenantId)),
+    }));
+    if (!answer) return 'unknown';
+    return answer.known === null ? undefined : BigInt(`0x${answer.known}`);
+  }
+}

@@ -1,0 +1,77 @@
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { readMigrations } from '../src/database/migrator';
+import { withClient } from './support/postgres-admin';
+import { startTestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
+
+// DATABASE_URL is the pooled URL; DATABASE_DIRECT_URL the primary itself,
+// where the migrations and the command line connect. Here the two are
+// different databases, so that each answer tells which one was used.
+const ROOT = resolve(__dirname, '..');
+const EXAMPLE = join(ROOT, 'test', 'fixtures', 'example-tenant.json');
+
+const migrationsIn = (url: string) =>
+  withClient(
+    async (c) =>
+      (
+        await c.query<{ name: string }>(
+          'SELECT migration_name AS name FROM _prisma_migrations ORDER BY 1',
+        )
+      ).rows.map((r) => r.name),
+    url,
+  );
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+describe('the direct URL', () => {
+  it('takes the migrations the service applies at start', async () => {
+    const direct = await createTestDatabase({}, { empty: true });
+    const t = await startTestApp([], {
+      migrateOnStart: true,
+      databaseDirectUrl: direct.config.databaseUrl,
+    });
+    try {
+      expect(await migrationsIn(direct.config.databaseUrl!)).toStrictEqual(
+        readMigrations().map((m) => m.name),
+      );
+      await t.http().get('/health/ready').expect(200);
+    } finally {
+      await t.close();
+      await direct.drop();
+    }
+  });
+
+  it('is where the command line works, even while the pooled URL does not answer', async () => {
+    const direct = await createTestDatabase({}, { empty: true });
+    const down = `postgresql://postgres@127.0.0.1:${await freePort()}/pooled`;
+    try {
+      const r = spawnSync(
+        process.execPath,
+        [join(ROOT, 'dist', 'cli.js'), 'import', EXAMPLE],
+        {
+          env: {
+            PATH: process.env.PATH,
+            DATABASE_URL: down,
+            DATABASE_DIRECT_URL: direct.config.databaseUrl,
+          },
+          encoding: 'utf8',
+          cwd: ROOT,
+        },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^Imported tenant "example"/);
+      expect(r.status).toBe(0);
+    } finally {
+      await direct.drop();
+    }
+  });
+});

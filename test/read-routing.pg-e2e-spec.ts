@@ -1,0 +1,239 @@
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+import { AppConfig } from '../src/config/app-config';
+import { API, bearer, example, TOKENS } from './support/example';
+import { withClient } from './support/postgres-admin';
+import { startTestApp, TestApp } from './support/test-app';
+
+// Reads from replicas, seen from a client. The "replica" is a database of
+// its own on the test server with the example tenant imported under
+// different display names (so an answer tells where it was read), and a
+// pg_last_wal_replay_lsn() of its own in front of PostgreSQL's (its
+// connections put schema public first) that reports the position the test
+// sets: a standby that has replayed exactly as far as the test says.
+// The real thing (a streaming standby, PgBouncer, two processes) is what
+// `npm run topology -- test` runs.
+
+const REPLICA_NAME = 'Ada (as the replica has it)';
+
+/** The example tenant with ada's display name as the replica shows it. */
+function replicaTenant() {
+  const file = example();
+  file.identities.find(
+    (i: { identityId: string }) => i.identityId === 'ada',
+  ).displayName = REPLICA_NAME;
+  return file;
+}
+
+/** A replica URL whose sessions find the test's replay position first. */
+function replicaUrl(app: TestApp): string {
+  const url = new URL(app.app.get(AppConfig).databaseUrl!);
+  url.searchParams.set('options', '-c search_path=public,pg_catalog');
+  return url.toString();
+}
+
+async function fakeStandby(app: TestApp) {
+  await app.database.withSession((s) =>
+    s.exec(`
+      CREATE TABLE replay_position (lsn pg_lsn NOT NULL);
+      INSERT INTO replay_position VALUES ('0/0');
+      CREATE FUNCTION public.pg_last_wal_replay_lsn() RETURNS pg_lsn
+        LANGUAGE sql AS 'SELECT lsn FROM replay_position';`),
+  );
+}
+
+/** The server's WAL position now: a replica at it has replayed every commit so far. */
+const walNow = () =>
+  withClient(async (c) => {
+    const { rows } = await c.query<{ lsn: string }>(
+      'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+    );
+    return rows[0].lsn;
+  });
+
+/** Moves the WAL on (a write elsewhere on the server, as other clients make). */
+const moveWalOn = () =>
+  withClient((c) =>
+    c.query(
+      'CREATE TEMP TABLE wal_mover AS SELECT 1 AS n; DROP TABLE wal_mover',
+    ),
+  );
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('reads from a replica', () => {
+  let replica: TestApp;
+  let t: TestApp;
+  /** Sets how far the replica has replayed, and waits for the service's next polls. */
+  const replayed = async (lsn: string) => {
+    await replica.database.withSession((s) =>
+      s.query('UPDATE replay_position SET lsn = $1', [lsn]),
+    );
+    await sleep(300);
+  };
+  const displayName = async (app: TestApp, headers: object = {}) => {
+    const res = await app
+      .http()
+      .get(API)
+      .set({ ...bearer(TOKENS.ada), ...headers })
+      .expect(200);
+    return res.body.displayName as string;
+  };
+  const metric = async (app: TestApp, name: string) => {
+    const res = await app.http().get('/metrics').expect(200);
+    return res.text.split('\n').filter((line) => line.startsWith(name));
+  };
+
+  beforeAll(async () => {
+    replica = await startTestApp([replicaTenant()]);
+    await fakeStandby(replica);
+    t = await startTestApp([example()], {
+      databaseReplicaUrls: [replicaUrl(replica)],
+      // The test server's WAL moves with every other test: a bound this long
+      // keeps the replica readable whatever they do.
+      databaseReplicaMaxLagMs: 600_000,
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await replica.close();
+  });
+
+  it('answers a GET from the replica once it has caught up, and counts where reads went', async () => {
+    expect(await displayName(t)).toBe('Ada Lovelace');
+    await replayed(await walNow());
+    expect(await displayName(t)).toBe(REPLICA_NAME);
+    expect(await metric(t, 'db_reads_total')).toStrictEqual([
+      'db_reads_total{target="primary"} 1',
+      'db_reads_total{target="replica"} 1',
+    ]);
+    const [lag] = await metric(t, 'db_replica_lag_seconds{replica="1"}');
+    expect(Number(lag.split(' ')[1])).toBeLessThan(1);
+  });
+
+  it('answers a conditional GET from the primary: the caller has seen a version and must not be shown an older one', async () => {
+    await replayed(await walNow());
+    expect(await displayName(t)).toBe(REPLICA_NAME);
+    expect(await displayName(t, { 'If-None-Match': '"other"' })).toBe(
+      'Ada Lovelace',
+    );
+  });
+
+  it("reads a caller's write from the primary until the replica has replayed it", async () => {
+    await replayed(await walNow());
+    await t
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .send({ displayName: 'Ada, just written' })
+      .expect(200);
+    expect(await displayName(t)).toBe('Ada, just written');
+    await sleep(300);
+    expect(await displayName(t)).toBe('Ada, just written');
+    await replayed(await walNow());
+    expect(await displayName(t)).toBe(REPLICA_NAME);
+  });
+
+  it('reads from the primary while the replica lags beyond the bound', async () => {
+    const strict = await startTestApp([example()], {
+      databaseReplicaUrls: [replicaUrl(replica)],
+      databaseReplicaMaxLagMs: 200,
+    });
+    try {
+      // Ahead of everything: within any bound.
+      await replayed('FFFFFFFF/0');
+      expect(await displayName(strict)).toBe(REPLICA_NAME);
+      await replayed(await walNow());
+      await moveWalOn();
+      await sleep(500);
+      expect(await displayName(strict)).toBe('Ada Lovelace');
+      const [lag] = await metric(strict, 'db_replica_lag_seconds');
+      expect(Number(lag.split(' ')[1])).toBeGreaterThan(0.2);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('answers from the primary, without an error, when a replica cannot be reached', async () => {
+    const closedPort = await freePort();
+    const unreachable = await startTestApp([example()], {
+      databaseReplicaUrls: [
+        `postgresql://postgres@127.0.0.1:${closedPort}/nowhere`,
+      ],
+      databaseConnectTimeoutMs: 500,
+    });
+    try {
+      await sleep(300);
+      expect(await displayName(unreachable)).toBe('Ada Lovelace');
+      expect(await metric(unreachable, 'db_replica_lag_seconds')).toStrictEqual(
+        ['db_replica_lag_seconds{replica="1"} +Inf'],
+      );
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
+
+describe('reads from a replica by two instances sharing Redis', () => {
+  let replica: TestApp;
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    replica = await startTestApp([replicaTenant()]);
+    await fakeStandby(replica);
+    // Positions left by an earlier run are older than any this run makes;
+    // cleared all the same.
+    const redis = new Redis('redis://127.0.0.1:6379/9');
+    await redis.flushdb();
+    redis.disconnect();
+    const shared: Partial<AppConfig> = {
+      databaseReplicaUrls: [replicaUrl(replica)],
+      databaseReplicaMaxLagMs: 600_000,
+      redisUrl: 'redis://127.0.0.1:6379/9',
+    };
+    first = await startTestApp([example()], shared);
+    // The second instance of the same primary database.
+    second = await startTestApp([], {
+      ...shared,
+      databaseUrl: first.app.get(AppConfig).databaseUrl,
+    });
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+    await replica.close();
+  });
+
+  it('shows a write on one instance to a read on the other at once', async () => {
+    const lsn = await walNow();
+    await replica.database.withSession((s) =>
+      s.query('UPDATE replay_position SET lsn = $1', [lsn]),
+    );
+    await sleep(300);
+    const read = (app: TestApp) =>
+      app
+        .http()
+        .get(API)
+        .set(bearer(TOKENS.ada))
+        .expect(200)
+        .then((res) => res.body.displayName as string);
+    expect(await read(second)).toBe(REPLICA_NAME);
+    await first
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .send({ displayName: 'Ada, written on the first' })
+      .expect(200);
+    expect(await read(second)).toBe('Ada, written on the first');
+  });
+});

@@ -1,0 +1,411 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { AddressInfo, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AccessRepository } from '../src/auth/access.repository';
+import { TenantFileError } from '../src/tenants/tenant-file.validator';
+import { API, bearer, example, TOKENS } from './support/example';
+import { serverEnvironment, startServer } from './support/server';
+import { startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
+
+// What an outside security review found, each kept as a regression test.
+const STRANGER = 'example-olga-access-token-0001';
+const json = { 'Content-Type': 'application/json' };
+const nested = (levels: number) =>
+  `${'{"a":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
+const rateLimitHeaders = (res: { headers: Record<string, string> }) => ({
+  limit: res.headers['ratelimit-limit'],
+  remaining: res.headers['ratelimit-remaining'],
+  reset: res.headers['ratelimit-reset'],
+});
+
+describe('rate limits that cannot be sidestepped', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp([example()], {
+      rateLimit: 3,
+      rateLimitFailedAuthentications: 5,
+    });
+  });
+  afterAll(() => t.close());
+
+  it('charges made-up tokens to the client address, never valid tokens to it', async () => {
+    const madeUp = () => `made-up-${randomBytes(8).toString('hex')}`;
+    for (let i = 1; i <= 5; i++) {
+      const res = await t.http().get(API).set(bearer(madeUp())).expect(401);
+      expect(rateLimitHeaders(res)).toStrictEqual({
+        limit: '5',
+        remaining: String(5 - i),
+        reset: expect.stringMatching(/^\d+$/),
+      });
+    }
+    const refused = await t.http().get(API).set(bearer(madeUp())).expect(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.body).toMatchObject({
+      type: 'urn:problem:identity:too-many-requests',
+      status: 429,
+    });
+    // A valid token from the same address keeps its own budget.
+    const valid = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    expect(rateLimitHeaders(valid)).toMatchObject({
+      limit: '3',
+      remaining: '2',
+    });
+  });
+
+  it('keys the budget on the token however it is sent, and answers 429 with every header', async () => {
+    const token = TOKENS.charles;
+    await t.http().get(API).set('Authorization', `Bearer ${token}`).expect(200);
+    await t.http().get(API).set('Authorization', `bearer ${token}`).expect(200);
+    await t.http().get(`${API}?access_token=${token}`).expect(200);
+    for (const send of [
+      (r: ReturnType<TestApp['http']>) =>
+        r.get(API).set('Authorization', `BEARER ${token}`),
+      (r: ReturnType<TestApp['http']>) => r.get(`${API}?access_token=${token}`),
+    ]) {
+      const refused = await send(t.http()).expect(429);
+      expect(rateLimitHeaders(refused)).toStrictEqual({
+        limit: '3',
+        remaining: '0',
+        reset: refused.headers['retry-after'],
+      });
+    }
+  });
+
+  it('sends the rate-limit headers on 413, 415 and malformed-JSON 400 answers', async () => {
+    const token = TOKENS.mary;
+    const tooLarge = await t
+      .http()
+      .put(API)
+      .set(bearer(token))
+      .set(json)
+      .send(`{"displayName":"${'x'.repeat(70_000)}"}`)
+      .expect(413);
+    expect(rateLimitHeaders(tooLarge)).toMatchObject({
+      limit: '3',
+      remaining: '2',
+    });
+    const notJson = await t
+      .http()
+      .put(API)
+      .set(bearer(token))
+      .set('Content-Type', 'text/plain')
+      .send('displayName=x')
+      .expect(415);
+    expect(rateLimitHeaders(notJson)).toMatchObject({
+      limit: '3',
+      remaining: '1',
+    });
+    const broken = await t
+      .http()
+      .put(API)
+      .set(bearer(token))
+      .set(json)
+      .send('{"displayName":')
+      .expect(400);
+    expect(rateLimitHeaders(broken)).toMatchObject({
+      limit: '3',
+      remaining: '0',
+    });
+  });
+});
+
+describe('hostile requests', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    const file = example();
+    file.identities.push({ identityId: 'olga', displayName: 'Olga' });
+    file.identities.push({ identityId: 'Accounts', displayName: 'Capital A' });
+    file.tokens.push({ token: STRANGER, type: 'access', identityId: 'olga' });
+    file.identities.find(
+      (i: { identityId: string }) => i.identityId === 'mary',
+    ).oldIdentityIds = ['mary-old'];
+    t = await startTestApp([file], { rateLimit: 1_000_000 });
+    const server = t.app.getHttpServer();
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  /** A request written byte by byte, as a client that breaks the rules sends it. */
+  const raw = (head: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.end(`${head}Host: localhost\r\nConnection: close\r\n\r\n`),
+      );
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+  it('routes paths case-sensitively: an identity called "Accounts" is not the accounts list', async () => {
+    const named = await t
+      .http()
+      .get(`${API}/Accounts`)
+      .set(bearer(TOKENS.ada))
+      .expect(200);
+    expect(named.body).toMatchObject({
+      identityId: 'Accounts',
+      displayName: 'Capital A',
+    });
+    const list = await t
+      .http()
+      .get(`${API}/accounts`)
+      .set(bearer(TOKENS.ada))
+      .expect(200);
+    expect(Array.isArray(list.body)).toBe(true);
+    await t
+      .http()
+      .get(`${API.toUpperCase()}`)
+      .set(bearer(TOKENS.ada))
+      .expect(404);
+  });
+
+  it('refuses two Authorization headers, and a header token beside an empty access_token', async () => {
+    const two = await raw(
+      `GET ${API} HTTP/1.1\r\nAuthorization: Bearer ${TOKENS.ada}\r\nAuthorization: Bearer ${TOKENS.mary}\r\n`,
+    );
+    expect(two).toMatch(/^HTTP\/1\.1 400 /);
+    expect(two).toContain('Send one Authorization header, not several.');
+    const res = await t
+      .http()
+      .get(`${API}?access_token=`)
+      .set(bearer(TOKENS.ada))
+      .expect(400);
+    expect(res.body.detail).toBe(
+      'Send the access token either in the Authorization header or in access_token, not both.',
+    );
+  });
+
+  it('answers a body nested thousands of levels deep with 400, naming where', async () => {
+    const res = await t
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .set(json)
+      .send(`{"properties":${nested(3000)}}`)
+      .expect(400);
+    expect(res.body).toMatchObject({
+      type: 'urn:problem:identity:invalid-request',
+      detail: 'The body nests values more than 32 levels deep.',
+      errors: [
+        {
+          field: `properties.${Array(32).fill('a').join('.')}`,
+          message: 'is nested more than 32 levels deep',
+        },
+      ],
+    });
+    const file = example();
+    file.identities[0].properties = JSON.parse(nested(3000));
+    const error = await t.tenants.importTenant(file).catch((e) => e);
+    expect(error).toBeInstanceOf(TenantFileError);
+    expect((error as TenantFileError).errors).toStrictEqual([
+      {
+        field: `identities[0].properties.${Array(30).fill('a').join('.')}`,
+        message: 'is nested more than 32 levels deep',
+      },
+    ]);
+  });
+
+  it('refuses a lone surrogate instead of storing U+FFFD', async () => {
+    const before = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    const res = await t
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .set(json)
+      .send('{"displayName":"x\\ud800y","givenNames":["ok","\\udfff"]}')
+      .expect(400);
+    expect(res.body.errors).toStrictEqual([
+      {
+        field: 'displayName',
+        message: 'must not contain a lone surrogate (U+D800–U+DFFF)',
+      },
+      {
+        field: 'givenNames',
+        message: 'each item must not contain a lone surrogate (U+D800–U+DFFF)',
+      },
+    ]);
+    const after = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    expect(after.body).toStrictEqual(before.body);
+    const file = example();
+    file.identities[1].surname = 'Babbage\ud800';
+    const error = await t.tenants.importTenant(file).catch((e) => e);
+    expect((error as TenantFileError).errors).toStrictEqual([
+      {
+        field: 'identities[1].surname',
+        message: 'must not contain a lone surrogate (U+D800–U+DFFF)',
+      },
+    ]);
+  });
+
+  it("answers a stranger's request for a merged-away id with the one access query a missing id costs", async () => {
+    const access = jest.spyOn(t.app.get(AccessRepository), 'accessFacts');
+    try {
+      await t.http().get(`${API}/mary-old`).set(bearer(STRANGER)).expect(404);
+      await t
+        .http()
+        .get(`${API}/nobody-at-all`)
+        .set(bearer(STRANGER))
+        .expect(404);
+      expect(access).toHaveBeenCalledTimes(2);
+      // Allowed callers still follow the merge.
+      const moved = await t
+        .http()
+        .get(`${API}/mary-old`)
+        .set(bearer(TOKENS.ada))
+        .expect(308);
+      expect(moved.headers.location).toBe(`${API}/mary`);
+      expect(access).toHaveBeenCalledTimes(3);
+    } finally {
+      access.mockRestore();
+    }
+  });
+});
+
+describe('ETags', () => {
+  it('reveal nothing of the version sequence all tenants share', async () => {
+    const other = example();
+    other.tenant.id = 'other';
+    other.tokens = other.tokens.map((token: { token: string }) => ({
+      ...token,
+      token: token.token.replace('example-', 'other-'),
+    }));
+    const t = await startTestApp([example(), other]);
+    try {
+      const tagOf = async (path: string, token: string) =>
+        (await t.http().get(path).set(bearer(token)).expect(200)).headers.etag;
+      const versions = await t.database.prisma.identity.findMany({
+        where: { identityId: 'ada' },
+        select: { tenantId: true, version: true },
+      });
+      const exampleTag = await tagOf(API, TOKENS.ada);
+      const otherTag = await tagOf(
+        '/other/api/identity/v1',
+        'other-ada-access-token-0001',
+      );
+      expect(exampleTag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+      expect(exampleTag).not.toBe(otherTag);
+      for (const { version } of versions)
+        expect([exampleTag, otherTag]).not.toContain(`"${version}"`);
+      const put = await t
+        .http()
+        .put(API)
+        .set(bearer(TOKENS.ada))
+        .set(json)
+        .send({ displayName: 'Ada, changed' })
+        .expect(200);
+      expect(put.headers.etag).not.toBe(exampleTag);
+      expect(await tagOf(API, TOKENS.ada)).toBe(put.headers.etag);
+      // The tag of a reduced representation names the same version.
+      const reduced = await tagOf(`${API}?fields=displayName`, TOKENS.ada);
+      expect(reduced).toMatch(
+        new RegExp(`^${put.headers.etag.slice(0, -1)}-[A-Za-z0-9_-]{10}"$`),
+      );
+      await t
+        .http()
+        .put(API)
+        .set(bearer(TOKENS.ada))
+        .set('If-Match', reduced)
+        .set(json)
+        .send({ displayName: 'Ada' })
+        .expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('keep-alive behind a gateway', () => {
+  it('announces its idle timeout and keeps an idle connection that long, headers timeout or not', async () => {
+    const t = await startTestApp([example()], {
+      keepAliveTimeoutMs: 2000,
+      headersTimeoutMs: 1000,
+    });
+    try {
+      const server = t.app.getHttpServer();
+      await new Promise<void>((resolve) =>
+        server.listen(0, '127.0.0.1', resolve),
+      );
+      const socket = connect(
+        (server.address() as AddressInfo).port,
+        '127.0.0.1',
+      );
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      const request = `GET ${API} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKENS.ada}\r\n\r\n`;
+      const answers = () => received.split('HTTP/1.1 200 OK').length - 1;
+      socket.write(request);
+      await until(() => answers() === 1);
+      expect(received).toContain('Keep-Alive: timeout=2\r\n');
+      // Idle longer than the headers timeout, shorter than the keep-alive one:
+      // only the time a request's headers take counts against the former.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      socket.write(request);
+      await until(() => answers() === 2);
+      socket.destroy();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the running server', () => {
+  it('logs no token, however its parameter name is spelled, and warns about TRUST_PROXY=true', async () => {
+    const db = await createTestDatabase();
+    const env = serverEnvironment(
+      db.config,
+      join(mkdtempSync(join(tmpdir(), 'identity-redact-')), 'pglite'),
+      { TRUST_PROXY: 'true' },
+    );
+    const server = await startServer(env);
+    const token = 'demo-alice-access-token';
+    const base = `http://localhost:${env.PORT}/demo/api/identity/v1`;
+    const spellings = [
+      'access%5Ftoken',
+      '%61ccess_token',
+      'access_token[]',
+      ';access_token',
+      '__proto__[access_token]',
+    ];
+    try {
+      for (const name of spellings)
+        await fetch(`${base}?limit=1&${name}=${token}`);
+      const authenticated = await fetch(`${base}?access%5Ftoken=${token}`);
+      expect(authenticated.status).toBe(200);
+    } finally {
+      await server.stop();
+      await db.drop();
+    }
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    const urls = lines.filter((l) => l.req).map((l) => l.req.url);
+    expect(urls).toStrictEqual([
+      ...spellings.map(
+        (name) => `/demo/api/identity/v1?limit=1&${name}=[REDACTED]`,
+      ),
+      '/demo/api/identity/v1?access%5Ftoken=[REDACTED]',
+    ]);
+    expect(
+      lines.filter((l) => JSON.stringify(l).includes(token)),
+    ).toStrictEqual([]);
+    expect(lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain(
+      "TRUST_PROXY=true believes X-Forwarded-For from any client, which can then pick its own address and budget; set TRUST_PROXY to the gateway's addresses or hop count.",
+    );
+  });
+});
+
+async function until(done: () => boolean) {
+  for (let i = 0; i < 100 && !done(); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(done()).toBe(true);
+}
