@@ -46,7 +46,7 @@ function startServer() {
       const live = await fetch(`${base}/health/ready`).then((r) => r.ok, () => false);
       if (live) {
         clearInterval(timer);
-        ready(child);
+        ready({ child, log: () => output });
       }
     }, 200);
     child.once('exit', (code) => {
@@ -82,8 +82,23 @@ function requestMix() {
   return mix;
 }
 
+/** The service's warnings and errors, each distinct message once, so a failed run says why. */
+function printServerErrors(output) {
+  const seen = new Map();
+  for (const line of output.split('\n')) {
+    if (!line.trim()) continue;
+    let key = line;
+    try {
+      const entry = JSON.parse(line);
+      key = `${entry.context ?? ''}: ${entry.msg ?? ''}${entry.err ? ` (${entry.err.type}: ${entry.err.message})` : ''}`;
+    } catch {}
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  for (const [message, count] of [...seen].slice(0, 20)) console.error(`  service: ${message} ×${count}`);
+}
+
 async function main() {
-  const server = await startServer();
+  const { child: server, log } = await startServer();
   const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   try {
     // Warm up, then measure memory before and during the run.
@@ -113,6 +128,7 @@ async function main() {
       ].join('\n'),
     );
     if (failed > 0 || growing) {
+      if (failed > 0) printServerErrors(log());
       console.error(failed > 0 ? 'FAILED: some requests failed' : 'FAILED: memory kept growing');
       process.exitCode = 1;
     }

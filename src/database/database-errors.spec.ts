@@ -33,6 +33,15 @@ describe('isDatabaseUnavailable', () => {
         cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 1 },
       }),
     ],
+    [
+      'Prisma: a transaction that could not start in time',
+      Object.assign(
+        new Error(
+          'Transaction API error: Unable to start a transaction in the given time.',
+        ),
+        { name: 'PrismaClientKnownRequestError', code: 'P2028' },
+      ),
+    ],
     ['a pg connection loss', new Error('Connection terminated unexpectedly')],
     ['an initialization error', { name: 'PrismaClientInitializationError' }],
   ])('recognises %s', (_what, error) => {

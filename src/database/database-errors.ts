@@ -1,4 +1,7 @@
-// Prisma's codes for a database it cannot reach or that went away.
+// Prisma's codes for a database it cannot reach or that went away, or too
+// busy to answer in time: P2024 (no connection from the pool in time) and
+// P2028 (a transaction that could not start in time, or ran out of time and
+// was rolled back).
 const PRISMA_UNAVAILABLE = new Set([
   'P1001',
   'P1002',
@@ -7,6 +10,7 @@ const PRISMA_UNAVAILABLE = new Set([
   'P1011',
   'P1017',
   'P2024',
+  'P2028',
   'P2037',
 ]);
 

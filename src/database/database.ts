@@ -65,9 +65,13 @@ export class Database {
   private static async open(
     factory: SqlDriverAdapterFactory,
     driver: Driver,
+    config?: AppConfig,
   ): Promise<Database> {
     return new Database(
-      new PrismaClient({ adapter: factory }),
+      new PrismaClient({
+        adapter: factory,
+        transactionOptions: config && transactionOptions(config),
+      }),
       driver,
       await factory.connect(),
     );
@@ -103,6 +107,8 @@ export class Database {
       return Database.inProcess(
         await PGlite.create(config.dataDir),
         'embedded PGlite in memory',
+        undefined,
+        config,
       );
     const embedded = await openEmbedded(config, role);
     // Connections to an embedded database share its one session: names
@@ -116,6 +122,7 @@ export class Database {
           embedded.pglite,
           embedded.description,
           embedded.onClose,
+          config,
         );
   }
 
@@ -148,6 +155,7 @@ export class Database {
         prepared ? { statementNameGenerator: statementNames() } : {},
       ),
       postgresDriver(pool, description, onClose),
+      config,
     );
   }
 
@@ -156,10 +164,12 @@ export class Database {
     pglite: PGlite,
     description: string,
     onClose: OnClose = () => undefined,
+    config?: AppConfig,
   ): Promise<Database> {
     return Database.open(
       new PrismaPGlite(pglite),
       pgliteDriver(pglite, description, onClose),
+      config,
     );
   }
 
@@ -356,3 +366,14 @@ function pgliteDriver(
     },
   };
 }
+
+/**
+ * How long a transaction waits for a connection and may run: as long as any
+ * other query may (DATABASE_CONNECT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS),
+ * not Prisma's defaults of 2 s and 5 s, which a loaded pool reaches while
+ * single statements still succeed.
+ */
+export const transactionOptions = (config: AppConfig) => ({
+  maxWait: config.databaseConnectTimeoutMs,
+  timeout: config.databaseQueryTimeoutMs,
+});
