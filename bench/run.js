@@ -10,7 +10,7 @@
 //   npm run bench -- --quick   # small data, a few seconds per scenario (CI)
 //   npm run bench -- --unnamed # also the floor with unnamed statements
 const { spawn, execFileSync } = require('node:child_process');
-const { readFileSync, writeFileSync } = require('node:fs');
+const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { cpus, totalmem } = require('node:os');
 const { join, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
@@ -117,7 +117,36 @@ const ALL_SCENARIOS = [
 ];
 const SCENARIOS = ALL_SCENARIOS.filter(([name]) => !values.only || name.includes(values.only));
 
-async function drive(port, make) {
+/** CPU time (user + system, ms) a process has used: /proc/<pid>/stat, in clock ticks. */
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+/** CPU time of every PostgreSQL process of this machine, by PID (backends of other databases idle meanwhile). */
+function postgresCpu() {
+  const byPid = new Map();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const cpu = cpuMs(pid);
+    if (cpu?.comm === 'postgres') byPid.set(pid, cpu.ms);
+  }
+  return byPid;
+}
+/** CPU ms per request of the server and of PostgreSQL over a run (processes that ended meanwhile not counted). */
+function cpuPerRequest(before, after, requests) {
+  const server = (after.server - before.server) / requests;
+  let postgres = 0;
+  for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+  return { serverCpuMs: Number(server.toFixed(3)), postgresCpuMs: Number((postgres / requests).toFixed(3)) };
+}
+const cpuNow = (pid) => ({ server: cpuMs(pid)?.ms ?? NaN, postgres: postgresCpu() });
+
+async function drive(port, make, pid) {
   const { path, paths, tokens, put, connections = 64 } = make();
   const token = rotate(tokens);
   const target = paths ? rotate(paths) : () => path;
@@ -133,8 +162,10 @@ async function drive(port, make) {
   };
   const options = { url: `http://127.0.0.1:${port}`, connections, requests: [request] };
   await autocannon({ ...options, duration: WARMUP });
+  const before = cpuNow(pid);
   const r = await autocannon({ ...options, duration: DURATION });
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+  const cpu = cpuPerRequest(before, cpuNow(pid), r.requests.total);
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, ...cpu };
 }
 
 /** The peak resident memory of a process so far (Linux: VmHWM), in MB. */
@@ -154,7 +185,7 @@ async function runAll(script, port, extra, scenarios = SCENARIOS) {
   const child = await start(script, port, extra, script === SERVICE ? SERVICE_FLAGS : []);
   try {
     for (const [name, make] of scenarios) {
-      const figures = await drive(port, make);
+      const figures = await drive(port, make, child.pid);
       // The peak so far: the scenario that raised it is the one to look at.
       results.set(name, { ...figures, peakRssMb: peakRssMb(child.pid) });
     }
@@ -232,6 +263,11 @@ async function main() {
     const quotients = [r.ratio, r.peerRatio ?? '–', ...(unnamed ? [r.unnamedRatio] : [])];
     console.log(`| ${r.scenario} | ${figures.join(' | ')} | ${quotients.join(' | ')} |`);
   }
+  // What each request costs in CPU, which sets requests per second per core
+  // (docs/operations.md, Capacity): the server's process and PostgreSQL's.
+  console.log('\n| Scenario | Service CPU ms/req | its PostgreSQL CPU ms/req | Floor CPU ms/req | its PostgreSQL CPU ms/req |');
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.scenario} | ${r.service?.serverCpuMs} | ${r.service?.postgresCpuMs} | ${r.baseline?.serverCpuMs} | ${r.baseline?.postgresCpuMs} |`);
   const failures = rows.flatMap((r) =>
     [['service', r.service], ['peer', r.peer], ['floor', r.baseline], ['unnamed floor', r.unnamedBaseline]]
       .filter(([, f]) => f?.errors)
