@@ -37,13 +37,20 @@ const PHONE_DIGITS = { min: 3, max: 15 };
 /** A language, an optional script and a region: `en-US`, `en_us`, `zh-Hant-TW`. */
 const LOCALE = /^([a-z]{2})(?:[-_][a-z]{4})?[-_]([a-z]{2})$/i;
 
-const text = (value: unknown): string | undefined =>
+/** A claim's value as an identifier: non-empty storable text within the text limit. */
+export const claimedId = (value: unknown): string | undefined =>
   typeof value === 'string' &&
-  value.trim() !== '' &&
+  value !== '' &&
   value.length <= MAX_TEXT &&
   isStorableText(value)
     ? value
     : undefined;
+
+/** A claim's value as text of a field: an identifier's rule, and not blank. */
+const text = (value: unknown) => {
+  const given = claimedId(value);
+  return given?.trim() ? given : undefined;
+};
 
 const email = (value: unknown) => {
   const address = text(value);
@@ -71,15 +78,6 @@ const url = (value: unknown) => {
   const address = text(value);
   return address !== undefined && isHttpUrl(address) ? address : undefined;
 };
-
-/** A claim's value as an identifier: non-empty storable text within the text limit. */
-export const claimedId = (value: unknown) =>
-  typeof value === 'string' &&
-  value !== '' &&
-  value.length <= MAX_TEXT &&
-  isStorableText(value)
-    ? value
-    : undefined;
 
 /** Whether a subject can name an identity: the identityId pattern, not a reserved path segment. */
 export const isProvisionableId = (subject: string) =>
