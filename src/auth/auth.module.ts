@@ -5,6 +5,8 @@ import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
 import { IssuerKeys } from './issuer-keys';
 import { JwtVerifier } from './jwt-verifier';
+import { SignInRepository } from './sign-in.repository';
+import { SignInService } from './sign-in.service';
 import { TokenRepository } from './token.repository';
 import { TokensService } from './tokens.service';
 
@@ -17,6 +19,8 @@ import { TokensService } from './tokens.service';
     BearerStrategy,
     IssuerKeys,
     JwtVerifier,
+    SignInRepository,
+    SignInService,
     TokenRepository,
     TokensService,
   ],

@@ -6,6 +6,8 @@ import { isStorableText, TENANT_ID } from '../common/validation/field-rules';
 import { AccessRepository, IssuerConfig } from './access.repository';
 import { IssuerKeys, TokenRejected } from './issuer-keys';
 import { Principal, SCOPE_DELETE, SCOPE_READ } from './principal';
+import { claimedId, signInTime } from './sign-in-claims';
+import { SignInService } from './sign-in.service';
 
 /** How long a tenant's issuer list is reused before it is read again. */
 const ISSUERS_TTL_MS = 5000;
@@ -39,6 +41,7 @@ export class JwtVerifier {
   constructor(
     private readonly auth: AccessRepository,
     private readonly keys: IssuerKeys,
+    private readonly signIns: SignInService,
   ) {}
 
   /** The payload's issuer, when `token` is a JWT at all; opaque tokens are not. */
@@ -119,16 +122,19 @@ export class JwtVerifier {
         scopes: scopesOf(payload[issuer.scopeClaim] ?? payload.scp),
       };
     }
-    const accountClaim = issuer.accountClaim
-      ? payload[issuer.accountClaim]
-      : undefined;
-    const caller = await this.auth.findIdentityCaller(
-      tenantId,
-      subject,
-      typeof accountClaim === 'string' && isStorableText(accountClaim)
-        ? accountClaim
-        : null,
-    );
+    const accountId =
+      (issuer.accountClaim && claimedId(payload[issuer.accountClaim])) || null;
+    const at = signInTime(payload, Date.now(), CLOCK_TOLERANCE_S * 1000);
+    const caller =
+      (await this.auth.findIdentityCaller(tenantId, subject, accountId)) ??
+      (await this.signIns.provision(
+        tenantId,
+        issuer,
+        subject,
+        payload,
+        accountId,
+        at,
+      ));
     if (!caller) throw rejected;
     if (caller.identity.disabled)
       throw new Forbidden('The identity of this access token is disabled.');
@@ -138,7 +144,7 @@ export class JwtVerifier {
       identityId: subject,
       accountId: caller.accountId,
       isAdmin: caller.isAdmin,
-      identity: caller.identity,
+      identity: await this.signIns.signedIn(tenantId, caller.identity, at),
     };
   }
 

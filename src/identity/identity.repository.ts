@@ -2,11 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { appendEvents, appendEventsOf } from '../events/events.repository';
 import { Prisma } from '../generated/prisma/client';
-import { IDENTITY_FIELDS, IdentityField } from './identity-fields';
+import { FieldKind, IDENTITY_FIELDS, IdentityField } from './identity-fields';
 import { IdentityRecord } from './identity.record';
 
 /** A raw row's columns from an outer join: each may be null. */
 export type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/** The SQL type of each kind of identity field. */
+export const SQL_TYPE_OF_KIND: Record<FieldKind, string> = {
+  id: 'text',
+  text: 'text',
+  email: 'text',
+  locality: 'text',
+  datetime: 'timestamptz',
+  flag: 'boolean',
+  texts: 'text[]',
+  emails: 'text[]',
+  localities: 'text[]',
+  urls: 'text[]',
+  properties: 'jsonb',
+};
 
 /** The column of each field of an IdentityRecord. */
 export const IDENTITY_COLUMN = {

@@ -54,6 +54,10 @@ export interface IssuerRow {
   accountClaim: string | null;
   appIdClaims: string[];
   scopeClaim: string;
+  /** `jit` when the issuer's tokens create the identities they name. */
+  provisioning: string | null;
+  /** The provider at which a just-in-time identity gets its account. */
+  accountProvider: string | null;
 }
 
 export interface TenantData {

@@ -45,6 +45,7 @@ export const TOKEN_TYPES = ['access', 'app'] as const;
 export const SCOPES = ['identities:read', 'identities:delete'] as const;
 
 export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+export const PROVISIONING_MODES = ['jit'] as const;
 
 /**
  * An authorization server whose signed JWTs the tenant accepts (an
@@ -82,6 +83,14 @@ export class TokenIssuerEntry {
   @IsText()
   @Length(1, 200, { message: 'must be 1 to 200 characters' })
   scopeClaim?: string;
+
+  @Absent()
+  @IsIn(PROVISIONING_MODES, { message: 'must be "jit"' })
+  provisioning?: (typeof PROVISIONING_MODES)[number];
+  @Absent()
+  @IsText()
+  @Matches(PROVIDER_ID, { message: `must match ${PROVIDER_ID}` })
+  accountProvider?: string;
 }
 
 export class TenantEntry {

@@ -85,7 +85,7 @@ class CrossChecks {
         name: tenant.name,
         adminRoles: [...new Set(tenant.adminRoles ?? [])],
       },
-      issuers: this.issuers(),
+      issuers: this.issuers(providers),
       providers: [...providers.values()].map((p) => p.row),
       identities: (this.file.identities ?? []).map((record, i) =>
         identityRow(record, identityIds[i]),
@@ -107,15 +107,24 @@ class CrossChecks {
     return data;
   }
 
-  private issuers(): IssuerRow[] {
+  private issuers(providers: ReadonlyMap<string, unknown>): IssuerRow[] {
     const seen = new Set<string>();
     return (this.file.tenant.tokenIssuers ?? []).map((i, position) => {
+      const at = `tenant.tokenIssuers[${position}]`;
       if (seen.has(i.issuer))
-        this.fail(
-          `tenant.tokenIssuers[${position}].issuer`,
-          `duplicate issuer "${i.issuer}"`,
-        );
+        this.fail(`${at}.issuer`, `duplicate issuer "${i.issuer}"`);
       seen.add(i.issuer);
+      if (i.accountProvider !== undefined) {
+        if (!providers.has(i.accountProvider))
+          this.fail(
+            `${at}.accountProvider`,
+            `unknown provider "${i.accountProvider}"`,
+          );
+        if (i.provisioning !== 'jit')
+          this.fail(`${at}.accountProvider`, 'is only for provisioning "jit"');
+        if (i.accountClaim === undefined)
+          this.fail(`${at}.accountProvider`, 'needs an accountClaim');
+      }
       return {
         issuer: i.issuer,
         position,
@@ -126,6 +135,8 @@ class CrossChecks {
         accountClaim: i.accountClaim ?? null,
         appIdClaims: i.appIdClaims ?? ['client_id', 'azp'],
         scopeClaim: i.scopeClaim ?? 'scope',
+        provisioning: i.provisioning ?? null,
+        accountProvider: i.accountProvider ?? null,
       };
     });
   }

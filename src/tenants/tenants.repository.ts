@@ -3,32 +3,18 @@ import { Columns, insertRows } from '../database/bulk-insert';
 import { Database } from '../database/database';
 import { appendEvents, NewEvent } from '../events/events.repository';
 import { TenantData } from './tenant-data';
-import { FieldKind, IDENTITY_FIELDS } from '../identity/identity-fields';
+import { IDENTITY_FIELDS } from '../identity/identity-fields';
+import { SQL_TYPE_OF_KIND } from '../identity/identity.repository';
 
 /** Long enough for the largest imports; the default is five seconds. */
 const IMPORT_TIMEOUT_MS = 30 * 60 * 1000;
-
-/** The SQL type of each kind of identity field. */
-const SQL_TYPE: Record<FieldKind, string> = {
-  id: 'text',
-  text: 'text',
-  email: 'text',
-  locality: 'text',
-  datetime: 'timestamptz',
-  flag: 'boolean',
-  texts: 'text[]',
-  emails: 'text[]',
-  localities: 'text[]',
-  urls: 'text[]',
-  properties: 'jsonb',
-};
 
 /** Every column of an identity, from the field table. */
 function identityColumns(): Columns {
   return Object.fromEntries(
     Object.entries(IDENTITY_FIELDS).map(([field, spec]) => [
       spec.column,
-      [SQL_TYPE[spec.kind], field] as const,
+      [SQL_TYPE_OF_KIND[spec.kind], field] as const,
     ]),
   );
 }
@@ -54,6 +40,8 @@ const TABLES = {
     account_claim: ['text', 'accountClaim'],
     app_id_claims: ['text[]', 'appIdClaims'],
     scope_claim: ['text', 'scopeClaim'],
+    provisioning: ['text', 'provisioning'],
+    account_provider_id: ['text', 'accountProvider'],
   },
   role: { name: ['text', 'name'] },
   role_assignment: {
@@ -173,8 +161,8 @@ export class TenantsRepository {
           insertRows(tx, table, tenantId, TABLES[table], rows);
         if (replace) await tx.tenant.deleteMany({ where: { id: tenantId } });
         await tx.tenant.create({ data: data.tenant });
-        await insert('token_issuer', data.issuers);
         await insert('account_provider', data.providers);
+        await insert('token_issuer', data.issuers);
         await insert('identity', data.identities);
         await insert(
           'role',
