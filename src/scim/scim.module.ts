@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { ScimDiscoveryController } from './scim-discovery.controller';
+import { ScimDiscoveryService } from './scim-discovery.service';
+
+/** The tenant's SCIM 2.0 service provider (docs/scim.md). */
+@Module({
+  controllers: [ScimDiscoveryController],
+  providers: [ScimDiscoveryService],
+})
+export class ScimModule {}
