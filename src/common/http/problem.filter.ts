@@ -9,10 +9,13 @@ import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import {
   isDatabaseUnavailable,
+  isUniqueViolation,
   isUnstorableText,
+  USER_NAME_INDEX,
 } from '../../database/database-errors';
 import {
   AuthenticationRequired,
+  Conflict,
   DatabaseUnavailable,
   DomainError,
   InvalidRequest,
@@ -45,7 +48,11 @@ export class ProblemFilter implements ExceptionFilter {
         ? new InvalidRequest(
             'The request holds text that cannot be stored (U+0000 or invalid UTF-8).',
           )
-        : thrown;
+        : isUniqueViolation(thrown, USER_NAME_INDEX)
+          ? new Conflict(
+              'The userName is taken by another identity of the tenant (compared case-insensitively).',
+            )
+          : thrown;
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
