@@ -15,6 +15,8 @@ const SCIM_PATHS = [
   '/{tenant}/scim/v2/Schemas',
   '/{tenant}/scim/v2/Schemas/{id}',
   '/{tenant}/scim/v2/ServiceProviderConfig',
+  '/{tenant}/scim/v2/Users',
+  '/{tenant}/scim/v2/Users/{id}',
 ];
 
 describe('the OpenAPI document', () => {

@@ -3,7 +3,8 @@ import { Columns, insertRows } from '../database/bulk-insert';
 import { Database } from '../database/database';
 import { Prisma } from '../generated/prisma/client';
 
-export type EventType = 'imported' | 'updated' | 'deleted' | 'merged';
+export type EventType =
+  'imported' | 'created' | 'updated' | 'deleted' | 'merged';
 
 export interface NewEvent {
   identityId: string;
