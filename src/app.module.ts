@@ -13,6 +13,7 @@ import { FriendsModule } from './friends/friends.module';
 import { IdentityModule } from './identity/identity.module';
 import { OpsModule } from './ops/ops.module';
 import { RolesModule } from './roles/roles.module';
+import { ScimModule } from './scim/scim.module';
 import { TenantsModule } from './tenants/tenants.module';
 
 @Module({})
@@ -32,6 +33,7 @@ export class AppModule {
         FriendsModule,
         RolesModule,
         IdentityModule,
+        ScimModule,
         ...(config.databaseReplicaUrls.length ? [ReadRoutingModule] : []),
       ],
       providers: [

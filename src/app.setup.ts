@@ -7,7 +7,11 @@ import express from 'express';
 import type { Server } from 'node:http';
 import { InvalidRequest } from './common/errors';
 import { answerClientErrors } from './common/http/client-errors';
-import { httpPolicy, requireJsonBody } from './common/http/http-policy';
+import {
+  httpPolicy,
+  requireJsonBody,
+  SCIM_MEDIA_TYPES,
+} from './common/http/http-policy';
 import { securityHeaders } from './common/http/security-headers';
 import { RouteTable } from './common/http/route-table';
 import { ProblemFilter } from './common/http/problem.filter';
@@ -73,7 +77,7 @@ export function configureApp(
   if (config.databaseReplicaUrls.length)
     app.use(app.get(ReadRouting).middleware);
   app.use(requireJsonBody);
-  app.useBodyParser('json', { limit: '64kb' });
+  app.useBodyParser('json', { limit: '64kb', type: SCIM_MEDIA_TYPES });
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(
     new QueryAwareValidationPipe({

@@ -177,7 +177,7 @@ describe('command line', () => {
       ),
     ).toMatchObject({
       code: 1,
-      err: 'Unknown scope everything; known: identities:read, identities:delete.\n',
+      err: 'Unknown scope everything; known: identities:read, identities:delete, scim:provision.\n',
     });
     expect(
       cli(

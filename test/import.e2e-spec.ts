@@ -278,7 +278,7 @@ describe('tenant import and export', () => {
     [
       'an unknown scope',
       (f: any) => (f.tokens[5].scopes = ['identities:write']),
-      'tokens[5].scopes: each item must be one of identities:read, identities:delete',
+      'tokens[5].scopes: each item must be one of identities:read, identities:delete, scim:provision',
     ],
     [
       'a bad expiry',

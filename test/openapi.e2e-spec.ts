@@ -9,6 +9,15 @@ import { startTestApp, TestApp } from './support/test-app';
 const json = { 'Content-Type': 'application/json' };
 const BY_ID = '/{tenant}/api/identity/v1/{id}';
 const CURRENT = '/{tenant}/api/identity/v1';
+const SCIM_PATHS = [
+  '/{tenant}/scim/v2/ResourceTypes',
+  '/{tenant}/scim/v2/ResourceTypes/{id}',
+  '/{tenant}/scim/v2/Schemas',
+  '/{tenant}/scim/v2/Schemas/{id}',
+  '/{tenant}/scim/v2/ServiceProviderConfig',
+  '/{tenant}/scim/v2/Users',
+  '/{tenant}/scim/v2/Users/{id}',
+];
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
@@ -43,6 +52,7 @@ describe('the OpenAPI document', () => {
       `${BY_ID}/accounts`,
       `${BY_ID}/friends`,
       `${BY_ID}/roles`,
+      ...SCIM_PATHS,
     ]);
     const names = (op: any) =>
       op.parameters.map((p: any) => `${p.in}:${p.name}`).sort();

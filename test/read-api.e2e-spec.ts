@@ -13,6 +13,7 @@ describe('GET endpoints (example tenant)', () => {
     identityId: 'ada',
     displayName: 'Ada Lovelace',
     userName: 'ada',
+    externalId: 'ext-ada',
     emailAddress: 'ada@example.org',
     emailAddresses: ['ada@example.org', 'countess@example.net'],
     emailAddressVerified: true,

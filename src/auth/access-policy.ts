@@ -1,5 +1,10 @@
 import { IdentityRule } from './access.decorator';
-import { Principal, SCOPE_DELETE, SCOPE_READ } from './principal';
+import {
+  Principal,
+  SCOPE_DELETE,
+  SCOPE_PROVISION,
+  SCOPE_READ,
+} from './principal';
 
 /** What the caller may do with an identity: everything, see its public part, or nothing. */
 export type View = 'full' | 'public' | 'none';
@@ -33,4 +38,13 @@ export function identityView(
     'identity-relations': 'none',
     'identity-delete': 'forbidden',
   }[rule] as View | 'forbidden';
+}
+
+/**
+ * Whether the caller may use the SCIM service provider: an app token with
+ * scim:provision. A user's access token never may, not even an admin's:
+ * provisioning is a directory's job, done with a token of its own.
+ */
+export function mayProvision(caller: Principal): boolean {
+  return caller.kind === 'app' && caller.scopes.includes(SCOPE_PROVISION);
 }

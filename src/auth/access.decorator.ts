@@ -8,8 +8,9 @@ import { SetMetadata } from '@nestjs/common';
  * - `identity`: GET `{id}`; friends see the public view.
  * - `identity-relations`: accounts, friends, roles of `{id}`.
  * - `identity-delete`: DELETE of `{id}`.
+ * - `scim`: the SCIM service provider; app tokens with scim:provision only.
  */
-export type AccessRule = 'public' | 'current' | IdentityRule;
+export type AccessRule = 'public' | 'current' | 'scim' | IdentityRule;
 
 /** The rules of routes that name an identity in the path. */
 export type IdentityRule =

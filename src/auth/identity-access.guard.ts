@@ -11,7 +11,7 @@ import {
   IdentityRule,
 } from './access.decorator';
 import { isStorableText } from '../common/validation/field-rules';
-import { identityView } from './access-policy';
+import { identityView, mayProvision } from './access-policy';
 import { AccessRepository } from './access.repository';
 import { Principal } from './principal';
 
@@ -40,6 +40,13 @@ export class IdentityAccessGuard implements CanActivate {
       if (caller.kind !== 'access')
         throw new Forbidden(
           'An app token has no current identity; name the identity in the path.',
+        );
+      return true;
+    }
+    if (rule === 'scim') {
+      if (!mayProvision(caller))
+        throw new Forbidden(
+          'SCIM provisioning needs an app token with the scim:provision scope.',
         );
       return true;
     }

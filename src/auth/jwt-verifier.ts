@@ -5,7 +5,7 @@ import { AuthenticationRequired, Forbidden } from '../common/errors';
 import { isStorableText, TENANT_ID } from '../common/validation/field-rules';
 import { AccessRepository, IssuerConfig } from './access.repository';
 import { IssuerKeys, TokenRejected } from './issuer-keys';
-import { Principal, SCOPE_DELETE, SCOPE_READ } from './principal';
+import { Principal, SCOPES } from './principal';
 import { claimedId, signInTime } from './sign-in-claims';
 import { SignInService } from './sign-in.service';
 
@@ -15,7 +15,6 @@ const ISSUERS_TTL_MS = 5000;
 const MAX_TENANTS = 1000;
 /** Tolerated clock difference for exp, nbf and iat. */
 const CLOCK_TOLERANCE_S = 30;
-const KNOWN_SCOPES = [SCOPE_READ, SCOPE_DELETE];
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 /**
@@ -181,5 +180,5 @@ function scopesOf(claim: unknown): string[] {
       : Array.isArray(claim)
         ? claim
         : [];
-  return KNOWN_SCOPES.filter((scope) => scopes.includes(scope));
+  return SCOPES.filter((scope) => scopes.includes(scope));
 }

@@ -29,3 +29,8 @@ export type Principal = AccessCaller | AppCaller;
 
 export const SCOPE_READ = 'identities:read';
 export const SCOPE_DELETE = 'identities:delete';
+/** Provisioning through SCIM: create, change and delete identities. */
+export const SCOPE_PROVISION = 'scim:provision';
+
+/** Every scope a token may carry, in the order lists name them. */
+export const SCOPES = [SCOPE_READ, SCOPE_DELETE, SCOPE_PROVISION] as const;

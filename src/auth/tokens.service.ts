@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidRequest } from '../common/errors';
-import { SCOPE_DELETE, SCOPE_READ } from './principal';
+import { SCOPES } from './principal';
 import { TokenRepository, TokenSummary } from './token.repository';
 import { generateTokenSecret, hashTokenSecret } from './token-secret';
-
-export const SCOPES = [SCOPE_READ, SCOPE_DELETE];
 
 export interface TokenRequest {
   tenantId: string;
@@ -46,7 +44,9 @@ export class TokensService {
           `"${accountId}" is not an account of identity "${identityId}".`,
         );
     }
-    const unknown = scopes.filter((s) => !SCOPES.includes(s));
+    const unknown = scopes.filter(
+      (s) => !(SCOPES as readonly string[]).includes(s),
+    );
     if (unknown.length)
       throw new InvalidRequest(
         `Unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`,

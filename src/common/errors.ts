@@ -10,7 +10,21 @@ export abstract class DomainError extends Error {
   abstract readonly title: string;
   readonly headers: Record<string, string> = {};
   readonly errors?: FieldError[];
+  /** The SCIM error type (RFC 7644 §3.12) a SCIM client sees, where one fits. */
+  readonly scimType?: ScimType;
 }
+
+/** The `scimType` values of RFC 7644 §3.12. */
+export type ScimType =
+  | 'invalidFilter'
+  | 'tooMany'
+  | 'uniqueness'
+  | 'mutability'
+  | 'invalidSyntax'
+  | 'invalidPath'
+  | 'noTarget'
+  | 'invalidValue'
+  | 'invalidVers';
 
 export class InvalidRequest extends DomainError {
   readonly status = 400;
@@ -19,9 +33,18 @@ export class InvalidRequest extends DomainError {
   constructor(
     detail: string,
     readonly errors?: FieldError[],
+    readonly scimType: ScimType = 'invalidValue',
   ) {
     super(detail);
   }
+}
+
+/** The request would break a uniqueness rule (a taken userName). */
+export class Conflict extends DomainError {
+  readonly status = 409;
+  readonly slug = 'conflict';
+  readonly title = 'Conflict';
+  readonly scimType = 'uniqueness';
 }
 
 export class AuthenticationRequired extends DomainError {
@@ -84,8 +107,8 @@ export class NotAcceptable extends DomainError {
   readonly status = 406;
   readonly slug = 'not-acceptable';
   readonly title = 'Not acceptable';
-  constructor() {
-    super('This resource is only available as application/json.');
+  constructor(types = 'application/json') {
+    super(`This resource is only available as ${types}.`);
   }
 }
 
@@ -104,8 +127,8 @@ export class UnsupportedMediaType extends DomainError {
   readonly status = 415;
   readonly slug = 'unsupported-media-type';
   readonly title = 'Unsupported media type';
-  constructor() {
-    super('The request body must be application/json.');
+  constructor(types = 'application/json') {
+    super(`The request body must be ${types}.`);
   }
 }
 

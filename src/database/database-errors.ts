@@ -52,7 +52,9 @@ interface ErrorLike {
   code?: unknown;
   originalCode?: unknown;
   message?: string;
-  meta?: { code?: unknown; driverAdapterError?: unknown };
+  originalMessage?: unknown;
+  constraint?: { index?: unknown };
+  meta?: { code?: unknown; driverAdapterError?: unknown; target?: unknown };
   cause?: unknown;
   /** An AggregateError's errors: one per address tried. */
   errors?: unknown;
@@ -105,4 +107,31 @@ export function isUnstorableText(error: unknown): boolean {
   for (const e of chain(error))
     if (codes(e).some((c) => SQLSTATE_UNSTORABLE_TEXT.test(c))) return true;
   return false;
+}
+
+/** The unique index of identities' userNames (migration 20261126000000_scim_users). */
+export const USER_NAME_INDEX = 'identity_tenant_id_lower_user_name_key';
+
+const UNIQUE_VIOLATION = new Set(['23505', 'P2002']);
+
+/**
+ * Whether the database refused a write because it would break the unique
+ * index `index`: the SQLSTATE (or Prisma's code, or the adapter's kind)
+ * with the index named in the error's constraint, target or message.
+ */
+export function isUniqueViolation(error: unknown, index: string): boolean {
+  const errors = [...chain(error)];
+  const unique = errors.some(
+    (e) =>
+      e.kind === 'UniqueConstraintViolation' ||
+      codes(e).some((c) => UNIQUE_VIOLATION.has(c)),
+  );
+  return (
+    unique &&
+    errors.some((e) =>
+      [e.constraint?.index, e.meta?.target, e.message, e.originalMessage].some(
+        (text) => typeof text === 'string' && text.includes(index),
+      ),
+    )
+  );
 }

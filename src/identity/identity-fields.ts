@@ -59,7 +59,11 @@ export const IDENTITY_FIELDS = {
   },
   userName: {
     column: 'user_name', kind: 'text', editable: true, public: true,
-    description: 'the profile user name', example: 'alice',
+    description: 'the profile user name, unique in the tenant (in any case)', example: 'alice',
+  },
+  externalId: {
+    column: 'external_id', kind: 'text', editable: false, public: false,
+    description: "a provisioning client's id of the identity (SCIM externalId)", example: 'alice-ext-1',
   },
   emailAddress: {
     column: 'email_address', kind: 'email', editable: true, public: false,

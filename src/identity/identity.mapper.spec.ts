@@ -69,6 +69,7 @@ describe('toIdentityResponse', () => {
       ...EMPTY,
       displayName: 'D',
       userName: 'u',
+      externalId: 'x',
       emailAddress: 'e@x.example',
       givenName: 'G',
       surname: 'S',

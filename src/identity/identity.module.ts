@@ -7,6 +7,6 @@ import { IdentityTags } from './identity-tags';
 @Module({
   controllers: [IdentityController],
   providers: [IdentityService, IdentityRepository, IdentityTags],
-  exports: [IdentityService],
+  exports: [IdentityService, IdentityRepository, IdentityTags],
 })
 export class IdentityModule {}

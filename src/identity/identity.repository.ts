@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { appendEvents, appendEventsOf } from '../events/events.repository';
 import { Prisma } from '../generated/prisma/client';
-import { FieldKind, IDENTITY_FIELDS, IdentityField } from './identity-fields';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  emptyValue,
+  FieldKind,
+  IDENTITY_FIELDS,
+  IdentityField,
+  IdentityFieldValues,
+} from './identity-fields';
 import { IdentityRecord } from './identity.record';
 
 /** A raw row's columns from an outer join: each may be null. */
@@ -200,6 +207,34 @@ export class IdentityRepository {
         { identityId, type: 'updated', fields: Object.keys(changes) },
       ]);
       return { outcome: 'done', row: record(updated) } as const;
+    });
+  }
+
+  /**
+   * Creates an identity with its `created` event (naming the fields that
+   * have a value) in one transaction.
+   */
+  createIdentity(
+    tenantId: string,
+    values: IdentityFieldValues,
+  ): Promise<IdentityRecord> {
+    return this.database.prisma.$transaction(async (tx) => {
+      const created = await tx.identity.create({
+        data: { ...values, tenantId },
+        omit: OMIT,
+      });
+      const fields = Object.keys(values).filter(
+        (field) =>
+          field !== 'identityId' &&
+          !isDeepStrictEqual(
+            values[field as IdentityField],
+            emptyValue(IDENTITY_FIELDS[field as IdentityField].kind),
+          ),
+      );
+      await appendEvents(tx, tenantId, [
+        { identityId: values.identityId, type: 'created', fields },
+      ]);
+      return record(created);
     });
   }
 

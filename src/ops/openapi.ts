@@ -20,6 +20,7 @@ const TAGS: Record<string, string> = {
   accounts: 'linked login accounts, one entry per account provider',
   friends: 'friends, whole or a page at a time',
   roles: 'roles, whole or a page at a time',
+  scim: 'the SCIM 2.0 service provider (RFC 7644): provisioning of users',
   [PROTOCOL_TAG]: 'OPTIONS: the methods each path allows',
 };
 

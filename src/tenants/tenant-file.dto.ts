@@ -27,6 +27,7 @@ import {
   TENANT_ID,
   TOKEN_SECRET,
 } from '../common/validation/field-rules';
+import { SCOPES } from '../auth/principal';
 import { IsIssuerUrl } from '../common/validation/outbound-url';
 import {
   FIELD_NAMES,
@@ -42,7 +43,7 @@ const Required = () => IsDefined({ message: 'is required' });
 const IsList = () => IsArray({ message: 'must be an array' });
 
 export const TOKEN_TYPES = ['access', 'app'] as const;
-export const SCOPES = ['identities:read', 'identities:delete'] as const;
+export { SCOPES } from '../auth/principal';
 
 export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 export const PROVISIONING_MODES = ['jit'] as const;

@@ -168,7 +168,17 @@ class CrossChecks {
 
   private identityIds(): string[] {
     const seen = new Set<string>();
+    const userNames = new Set<string>();
     return (this.file.identities ?? []).map((record, i) => {
+      // Unique in the tenant in any case, as the database's index has it.
+      const userName =
+        typeof record.userName === 'string' && record.userName.toLowerCase();
+      if (userName && userNames.has(userName))
+        this.fail(
+          `identities[${i}].userName`,
+          `duplicate userName "${record.userName}" (compared case-insensitively)`,
+        );
+      if (userName) userNames.add(userName);
       const id = record.identityId ?? randomUUID();
       const field = `identities[${i}].identityId`;
       if (RESERVED_IDENTITY_IDS.includes(id))

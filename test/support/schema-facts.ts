@@ -159,9 +159,9 @@ export async function databaseFacts(session: SqlSession): Promise<Fact[]> {
   }>(
     `SELECT t.relname::text AS table, i.relname::text AS name, x.indisprimary AS primary,
             x.indisunique AS unique, am.amname::text AS method,
-            ARRAY(SELECT a.attname::text
+            ARRAY(SELECT coalesce(a.attname::text, pg_get_indexdef(x.indexrelid, k.n::int, true))
                     FROM unnest(x.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
-                    JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
+                    LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
                    ORDER BY k.n) AS columns
        FROM pg_index x
        JOIN pg_class i ON i.oid = x.indexrelid

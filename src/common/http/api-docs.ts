@@ -63,21 +63,25 @@ const HEADER_VALUE = { type: 'string', maxLength: maxHeaderSize } as const;
 const ENTITY_TAGS =
   '^(\\*|(W/)?"[\\x21\\x23-\\x7E]*"(\\s*,\\s*(W/)?"[\\x21\\x23-\\x7E]*")*)$';
 
+/** The `{tenant}` path parameter every route of a tenant has. */
+export const ApiTenant = () =>
+  ApiParam({
+    name: 'tenant',
+    description: 'the tenant',
+    schema: {
+      type: 'string',
+      pattern: TENANT_ID.source,
+      maxLength: TENANT_ID_MAX_LENGTH,
+      example: 'demo',
+    },
+  });
+
 /** A route of the identity API: the tenant in the path, a token, and the errors all share. */
 export const ApiIdentityRoute = (...statuses: number[]) =>
   applyDecorators(
     ApiBearerAuth('bearer'),
     ApiSecurity('access_token'),
-    ApiParam({
-      name: 'tenant',
-      description: 'the tenant',
-      schema: {
-        type: 'string',
-        pattern: TENANT_ID.source,
-        maxLength: TENANT_ID_MAX_LENGTH,
-        example: 'demo',
-      },
-    }),
+    ApiTenant(),
     ApiQuery({
       name: 'access_token',
       required: false,

@@ -1,6 +1,7 @@
 import type { HeadersObject, ResponseObject } from '@nestjs/swagger';
 import {
   AuthenticationRequired,
+  Conflict,
   DatabaseUnavailable,
   Forbidden,
   IdentityNotFound,
@@ -37,7 +38,7 @@ const unknownField = new InvalidRequest('Unknown field in fields: "nope".', [
   { field: 'fields', message: 'unknown field "nope"' },
 ]);
 
-interface ProblemDoc {
+export interface ProblemDoc {
   description: string;
   examples: Record<string, Problem>;
   /** Headers besides the rate-limit ones. */
@@ -105,6 +106,15 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
     examples: { 'not-acceptable': domainProblem(new NotAcceptable(), AT) },
     beforeRouting: true,
   },
+  409: {
+    description: 'the userName is taken (compared case-insensitively)',
+    examples: {
+      conflict: domainProblem(
+        new Conflict('The userName "alice" is taken in this tenant.'),
+        AT,
+      ),
+    },
+  },
   412: {
     description: 'If-Match does not match the current ETag; nothing changed',
     examples: {
@@ -151,7 +161,7 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
   },
 };
 
-function problemHeaders(doc: ProblemDoc): HeadersObject {
+export function problemHeaders(doc: ProblemDoc): HeadersObject {
   if (doc.beforeRouting) return headers(...(doc.headers ?? []));
   if (doc.maybeBeforeRouting)
     return {

@@ -5,11 +5,14 @@ import {
   UnsupportedMediaType,
 } from '../errors';
 import { hasTokenInQuery, requestState } from './request-context';
-import { RouteTable } from './route-table';
+import { RouteTable, SCIM_PATH } from './route-table';
 
 const WITH_BODY = new Set(['PUT', 'POST', 'PATCH']);
 /** The identity API speaks JSON only; health, metrics and docs have their own types. */
 const API_PATH = /^\/[^/]+\/api\//;
+/** SCIM speaks application/scim+json, and plain JSON to clients that ask for it (RFC 7644 §3.1). */
+export const SCIM_MEDIA_TYPES = ['application/scim+json', 'application/json'];
+const API_MEDIA_TYPES = ['application/json', 'application/problem+json'];
 
 /**
  * Runs before routing, for every request: request id, caching headers,
@@ -33,12 +36,17 @@ export function httpPolicy(routes: RouteTable) {
     }
     if (!allow.includes(req.method))
       return next(new MethodNotAllowed(req.method, allow));
-    if (!API_PATH.test(req.path)) return next();
+    const scim = SCIM_PATH.test(req.path);
+    if (!scim && !API_PATH.test(req.path)) return next();
     if (
       req.get('accept') &&
-      !req.accepts(['application/json', 'application/problem+json'])
+      !req.accepts(scim ? SCIM_MEDIA_TYPES : API_MEDIA_TYPES)
     )
-      return next(new NotAcceptable());
+      return next(
+        scim
+          ? new NotAcceptable(SCIM_MEDIA_TYPES.join(' or '))
+          : new NotAcceptable(),
+      );
     state.limited = true;
     next();
   };
@@ -50,11 +58,12 @@ export function requireJsonBody(
   _res: Response,
   next: NextFunction,
 ) {
-  if (
-    requestState(req).limited &&
-    WITH_BODY.has(req.method) &&
-    !req.is('application/json')
-  )
-    return next(new UnsupportedMediaType());
+  if (!requestState(req).limited || !WITH_BODY.has(req.method)) return next();
+  if (!SCIM_PATH.test(req.path))
+    return next(
+      req.is('application/json') ? undefined : new UnsupportedMediaType(),
+    );
+  if (!req.is(SCIM_MEDIA_TYPES))
+    return next(new UnsupportedMediaType(SCIM_MEDIA_TYPES.join(' or ')));
   next();
 }

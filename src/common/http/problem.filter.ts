@@ -9,10 +9,13 @@ import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import {
   isDatabaseUnavailable,
+  isUniqueViolation,
   isUnstorableText,
+  USER_NAME_INDEX,
 } from '../../database/database-errors';
 import {
   AuthenticationRequired,
+  Conflict,
   DatabaseUnavailable,
   DomainError,
   InvalidRequest,
@@ -26,10 +29,13 @@ import {
   problem,
 } from './problem';
 import { realmOf, requestState } from './request-context';
+import { SCIM_PATH } from './route-table';
+import { SCIM_CONTENT_TYPE, toScimError } from './scim-error';
 
 /**
- * Renders every error as application/problem+json (RFC 9457). Nothing from
- * an unexpected error reaches the client but its request id.
+ * Renders every error as application/problem+json (RFC 9457), or under the
+ * SCIM base as a SCIM error (RFC 7644 §3.12) in application/scim+json.
+ * Nothing from an unexpected error reaches the client but its request id.
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
@@ -42,7 +48,11 @@ export class ProblemFilter implements ExceptionFilter {
         ? new InvalidRequest(
             'The request holds text that cannot be stored (U+0000 or invalid UTF-8).',
           )
-        : thrown;
+        : isUniqueViolation(thrown, USER_NAME_INDEX)
+          ? new Conflict(
+              'The userName is taken by another identity of the tenant (compared case-insensitively).',
+            )
+          : thrown;
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
@@ -57,6 +67,12 @@ export class ProblemFilter implements ExceptionFilter {
     if (res.headersSent) return void res.end();
     res.status(body.status);
     if (body.status === 308) return void res.end();
+    if (SCIM_PATH.test(req.path)) {
+      const scimType =
+        error instanceof DomainError ? error.scimType : undefined;
+      res.setHeader('Content-Type', `${SCIM_CONTENT_TYPE}; charset=utf-8`);
+      return void res.end(JSON.stringify(toScimError(body, scimType)));
+    }
     res.setHeader('Content-Type', 'application/problem+json');
     res.end(JSON.stringify(body));
   }

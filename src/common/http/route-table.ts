@@ -9,6 +9,12 @@ export const METHODS = ['GET', 'HEAD', 'PUT', 'DELETE', 'POST', 'PATCH'];
 /** The identity API's routes all start here (a controller's path). */
 export const API_PREFIX = ':tenant/api/identity/v1';
 
+/** The SCIM 2.0 service provider's routes all start here (RFC 7644). */
+export const SCIM_PREFIX = ':tenant/scim/v2';
+
+/** A path under the SCIM base, `/{tenant}/scim/v2`, the base included. */
+export const SCIM_PATH = /^\/[^/]+\/scim\/v2(\/|$)/;
+
 export interface Route {
   method: string;
   /** As Express sees it: `/:tenant/api/identity/v1/:id/friends`. */

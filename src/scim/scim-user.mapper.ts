@@ -1,0 +1,111 @@
+import type { IdentityRecord } from '../identity/identity.record';
+import { IDENTITY_EXTENSION, USER_SCHEMA } from './scim-schemas';
+
+/** An account of the identity, as the extension lists it. */
+export interface ScimAccount {
+  accountId: string;
+  accountProviderId: string;
+  issuedUserId: string;
+  displayName: string | null;
+  emailAddress: string | null;
+}
+
+/** An identity as the SCIM repository reads it: its fields, times and accounts. */
+export type ScimUserRow = IdentityRecord & {
+  createdAt: Date;
+  updatedAt: Date;
+  accounts: ScimAccount[];
+};
+
+export type ScimUser = Record<string, unknown>;
+
+/** Keeps only the entries that have a value: SCIM leaves unassigned attributes out. */
+function present<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(object).filter(
+      ([, v]) =>
+        v !== null &&
+        v !== undefined &&
+        !(Array.isArray(v) && v.length === 0) &&
+        !(typeof v === 'object' && !Array.isArray(v) && !Object.keys(v).length),
+    ),
+  ) as Partial<T>;
+}
+
+/**
+ * The identity as a SCIM User (docs/scim.md, the mapping table): the core
+ * attributes, the rest of the identity in the extension, and meta with the
+ * identity's ETag as version.
+ */
+export function toScimUser(
+  row: ScimUserRow,
+  etag: string,
+  location: string,
+): ScimUser {
+  const formatted = [row.givenName, row.surname].filter(Boolean).join(' ');
+  return {
+    schemas: [USER_SCHEMA, IDENTITY_EXTENSION],
+    id: row.identityId,
+    ...present({
+      externalId: row.externalId,
+      userName: row.userName,
+      name: present({
+        formatted: formatted || null,
+        familyName: row.surname,
+        givenName: row.givenName,
+      }),
+      displayName: row.displayName,
+      locale: row.locality,
+    }),
+    active: !row.disabled,
+    ...present({
+      emails: row.emailAddresses.map((value) => ({
+        value,
+        type: value === row.emailAddress ? 'work' : 'other',
+        primary: value === row.emailAddress,
+      })),
+      phoneNumbers: row.mobilePhone
+        ? [{ value: row.mobilePhone, type: 'mobile', primary: true }]
+        : [],
+      photos: [
+        ...row.largePictures.map((value, i) => ({
+          value,
+          type: 'photo',
+          primary: i === 0,
+        })),
+        ...row.smallPictures.map((value) => ({
+          value,
+          type: 'thumbnail',
+          primary: false,
+        })),
+      ],
+    }),
+    [IDENTITY_EXTENSION]: {
+      givenNames: row.givenNames,
+      surnames: row.surnames,
+      localities: row.localities,
+      ...present({ mediumPictures: row.mediumPictures }),
+      properties: Object.entries(row.properties).map(([name, value]) => ({
+        name,
+        value,
+      })),
+      isArchived: row.isArchived,
+      emailAddressVerified: row.emailAddressVerified,
+      mobilePhoneVerified: row.mobilePhoneVerified,
+      ...present({
+        privatePersonalIdentifier: row.privatePersonalIdentifier,
+        lastLogin: row.lastLogin?.toISOString(),
+        userNamePasswordAccountUserName: row.userNamePasswordAccountUserName,
+      }),
+      oldIdentityIds: row.oldIdentityIds,
+      accounts: row.accounts.map((account) => present({ ...account })),
+    },
+    meta: {
+      resourceType: 'User',
+      created: row.createdAt.toISOString(),
+      lastModified: row.updatedAt.toISOString(),
+      location,
+      version: etag,
+    },
+  };
+}

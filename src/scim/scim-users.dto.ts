@@ -1,0 +1,68 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { maxHeaderSize } from 'node:http';
+import { STORABLE_TEXT } from '../common/validation/field-rules';
+import { MAX_RESULTS } from './scim-discovery.service';
+
+const TEXT = { maxLength: maxHeaderSize, pattern: STORABLE_TEXT.source };
+
+const once = { message: 'must be given once' };
+const INTEGER = /^-?\d{1,9}$/;
+
+/** `attributes` and `excludedAttributes` (RFC 7644 §3.4.2.5). */
+export class ScimAttributesQuery {
+  @ApiPropertyOptional({
+    description: 'comma-separated attribute paths: return only those (and id)',
+    example: 'userName,emails.value',
+    ...TEXT,
+  })
+  @IsOptional()
+  @IsString(once)
+  attributes?: string;
+
+  @ApiPropertyOptional({
+    description: 'comma-separated attribute paths: return all but those',
+    example: 'urn:ietf:params:scim:schemas:extension:identity:2.0:User',
+    ...TEXT,
+  })
+  @IsOptional()
+  @IsString(once)
+  excludedAttributes?: string;
+}
+
+/** The query of GET /Users (RFC 7644 §3.4.2). */
+export class ScimListQuery extends ScimAttributesQuery {
+  @ApiPropertyOptional({
+    description:
+      'a SCIM filter on userName, externalId, id, emails.value, displayName, active, meta.lastModified or meta.created',
+    example: 'userName eq "ada@example.org"',
+    ...TEXT,
+  })
+  @IsOptional()
+  @IsString(once)
+  filter?: string;
+
+  @ApiPropertyOptional({
+    description: 'the 1-based index of the first result; below 1 counts as 1',
+    type: 'integer',
+    format: 'int32',
+    minimum: -999999999,
+    maximum: 999999999,
+    default: 1,
+  })
+  @IsOptional()
+  @Matches(INTEGER, { message: 'must be a whole number' })
+  startIndex?: string;
+
+  @ApiPropertyOptional({
+    description: `at most this many results (capped at ${MAX_RESULTS}); 0 answers the count only`,
+    type: 'integer',
+    format: 'int32',
+    minimum: -999999999,
+    maximum: 999999999,
+    default: MAX_RESULTS,
+  })
+  @IsOptional()
+  @Matches(INTEGER, { message: 'must be a whole number' })
+  count?: string;
+}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+import { Prisma } from '../generated/prisma/client';
+import { IDENTITY_RECORD_COLUMNS } from '../identity/identity.repository';
+import type { IdentityRecord } from '../identity/identity.record';
+import type { FilterAttributes } from './scim-filter';
+import type { ScimAccount, ScimUserRow } from './scim-user.mapper';
+
+/** What a Users filter may name (docs/scim.md), over identity `i`. */
+export const USER_FILTER_ATTRIBUTES: FilterAttributes = {
+  id: { sql: Prisma.sql`i.identity_id`, kind: 'text', caseExact: true },
+  externalid: { sql: Prisma.sql`i.external_id`, kind: 'text', caseExact: true },
+  username: { sql: Prisma.sql`i.user_name`, kind: 'text' },
+  displayname: { sql: Prisma.sql`i.display_name`, kind: 'text' },
+  emails: { sql: Prisma.sql`i.email_addresses`, kind: 'texts' },
+  'emails.value': { sql: Prisma.sql`i.email_addresses`, kind: 'texts' },
+  active: { sql: Prisma.sql`NOT i.disabled`, kind: 'flag' },
+  'meta.lastmodified': { sql: Prisma.sql`i.updated_at`, kind: 'time' },
+  'meta.created': { sql: Prisma.sql`i.created_at`, kind: 'time' },
+};
+
+type Row = IdentityRecord & { createdAt: Date; updatedAt: Date };
+
+const COLUMNS = Prisma.sql`${IDENTITY_RECORD_COLUMNS}, i.created_at AS "createdAt", i.updated_at AS "updatedAt"`;
+
+/** Reads identities as SCIM Users: by id, or a page of those a filter matches. */
+@Injectable()
+export class ScimUsersRepository {
+  constructor(private readonly database: Database) {}
+
+  async findUser(
+    tenantId: string,
+    identityId: string,
+  ): Promise<ScimUserRow | null> {
+    const rows = await this.database.query<Row>(Prisma.sql`
+      SELECT ${COLUMNS} FROM identity i
+       WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}`);
+    return (await this.withAccounts(tenantId, rows))[0] ?? null;
+  }
+
+  /**
+   * The identities `where` matches, how many in all and a page of them by
+   * identityId: `offset` skipped, at most `limit`. Paged in SQL.
+   */
+  async findUsers(
+    tenantId: string,
+    where: Prisma.Sql,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; rows: ScimUserRow[] }> {
+    const [[{ total }], rows] = await Promise.all([
+      this.database.query<{ total: bigint }>(Prisma.sql`
+        SELECT count(*) AS total FROM identity i
+         WHERE i.tenant_id = ${tenantId} AND ${where}`),
+      limit === 0
+        ? Promise.resolve([])
+        : this.database.query<Row>(Prisma.sql`
+            SELECT ${COLUMNS} FROM identity i
+             WHERE i.tenant_id = ${tenantId} AND ${where}
+             ORDER BY i.identity_id
+             LIMIT ${limit} OFFSET ${offset}`),
+    ]);
+    return {
+      total: Number(total),
+      rows: await this.withAccounts(tenantId, rows),
+    };
+  }
+
+  /** The rows with their accounts, read in one query for all of them. */
+  private async withAccounts(
+    tenantId: string,
+    rows: Row[],
+  ): Promise<ScimUserRow[]> {
+    if (rows.length === 0) return [];
+    const accounts = await this.database.query<
+      ScimAccount & { identityId: string }
+    >(Prisma.sql`
+      SELECT identity_id AS "identityId", account_id AS "accountId",
+             account_provider_id AS "accountProviderId", issued_user_id AS "issuedUserId",
+             display_name AS "displayName", email_address AS "emailAddress"
+        FROM account
+       WHERE tenant_id = ${tenantId}
+         AND identity_id IN (${Prisma.join(rows.map((r) => r.identityId))})
+       ORDER BY account_id`);
+    const byIdentity = Map.groupBy(accounts, (a) => a.identityId);
+    return rows.map((row) => ({
+      ...row,
+      accounts: (byIdentity.get(row.identityId) ?? []).map(
+        ({
+          accountId,
+          accountProviderId,
+          issuedUserId,
+          displayName,
+          emailAddress,
+        }) => ({
+          accountId,
+          accountProviderId,
+          issuedUserId,
+          displayName,
+          emailAddress,
+        }),
+      ),
+    }));
+  }
+}

@@ -1,0 +1,213 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { IdentityNotFound, PreconditionFailed } from '../common/errors';
+import { ifMatchAllows } from '../common/http/if-match';
+import { Prisma } from '../generated/prisma/client';
+import { emptyIdentity } from '../identity/identity-fields';
+import { IdentityTags } from '../identity/identity-tags';
+import { applyUpdate } from '../identity/identity-update';
+import type { IdentityRecord } from '../identity/identity.record';
+import {
+  IdentityChanges,
+  IdentityRepository,
+} from '../identity/identity.repository';
+import { IdentityService } from '../identity/identity.service';
+import { project } from './scim-attributes';
+import { MAX_RESULTS } from './scim-discovery.service';
+import { filterToSql } from './scim-filter';
+import { listResponse, ScimList } from './scim-list';
+import { applyPatch } from './scim-patch';
+import { IDENTITY_EXTENSION } from './scim-schemas';
+import { fromScimUser } from './scim-user.input';
+import { ScimUser, ScimUserRow, toScimUser } from './scim-user.mapper';
+import type { ScimAttributesQuery, ScimListQuery } from './scim-users.dto';
+import {
+  ScimUsersRepository,
+  USER_FILTER_ATTRIBUTES,
+} from './scim-users.repository';
+
+export interface ScimUserAnswer {
+  body: ScimUser;
+  etag: string;
+  location: string;
+}
+
+/**
+ * What a PATCH may not change: the id and the extension's read-only
+ * attributes (meta is the service's own: scim-patch sets its lastModified).
+ */
+const READ_ONLY_EXTENSION = [
+  'isArchived',
+  'emailAddressVerified',
+  'mobilePhoneVerified',
+  'privatePersonalIdentifier',
+  'lastLogin',
+  'userNamePasswordAccountUserName',
+  'oldIdentityIds',
+  'accounts',
+];
+const readOnly = (user: ScimUser) => {
+  const ext = (user[IDENTITY_EXTENSION] ?? {}) as Record<string, unknown>;
+  return [user.id, READ_ONLY_EXTENSION.map((name) => ext[name])];
+};
+
+/** Users as identities (docs/scim.md): reads, and writes with the identity API's effects. */
+@Injectable()
+export class ScimUsersService {
+  constructor(
+    private readonly users: ScimUsersRepository,
+    private readonly identities: IdentityRepository,
+    private readonly identityService: IdentityService,
+    private readonly tags: IdentityTags,
+  ) {}
+
+  async list(
+    tenantId: string,
+    base: string,
+    query: ScimListQuery,
+  ): Promise<ScimList<ScimUser>> {
+    const where = query.filter
+      ? filterToSql(query.filter, USER_FILTER_ATTRIBUTES)
+      : Prisma.sql`TRUE`;
+    const startIndex = Math.max(1, Number(query.startIndex ?? 1));
+    const count = Math.min(
+      Math.max(0, Number(query.count ?? MAX_RESULTS)),
+      MAX_RESULTS,
+    );
+    const page = await this.users.findUsers(
+      tenantId,
+      where,
+      startIndex - 1,
+      count,
+    );
+    const tag = await this.tags.tagger();
+    const resources = page.rows.map((row) =>
+      project(
+        this.represent(row, tag(tenantId, row.identityId, row.version), base)
+          .body,
+        query.attributes,
+        query.excludedAttributes,
+      ),
+    );
+    return listResponse(resources, page.total, startIndex);
+  }
+
+  async get(
+    tenantId: string,
+    base: string,
+    identityId: string,
+    query: ScimAttributesQuery = {},
+  ): Promise<ScimUserAnswer> {
+    const row = await this.users.findUser(tenantId, identityId);
+    if (!row) throw new IdentityNotFound(identityId);
+    const tag = await this.tags.tagger();
+    const answer = this.represent(
+      row,
+      tag(tenantId, identityId, row.version),
+      base,
+    );
+    return {
+      ...answer,
+      body: project(answer.body, query.attributes, query.excludedAttributes),
+    };
+  }
+
+  /** POST: a new identity, its id assigned here, with its `created` event. */
+  async create(
+    tenantId: string,
+    base: string,
+    body: unknown,
+  ): Promise<ScimUserAnswer> {
+    const input = fromScimUser(body);
+    const identityId = randomUUID();
+    const empty = emptyIdentity(identityId);
+    const { changes } = applyUpdate(
+      { ...empty, version: 0n } as IdentityRecord,
+      input.update,
+    );
+    await this.identities.createIdentity(tenantId, {
+      ...empty,
+      ...(changes as Partial<typeof empty>),
+      disabled: input.disabled,
+      externalId: input.externalId,
+    });
+    return this.get(tenantId, base, identityId);
+  }
+
+  /** PUT: the identity becomes what the body describes. */
+  replace(
+    tenantId: string,
+    base: string,
+    identityId: string,
+    body: unknown,
+    ifMatch?: string,
+  ): Promise<ScimUserAnswer> {
+    return this.write(tenantId, base, identityId, ifMatch, () => body);
+  }
+
+  /** PATCH: the operations applied to the identity as it is when locked. */
+  async patch(
+    tenantId: string,
+    base: string,
+    identityId: string,
+    body: unknown,
+    ifMatch?: string,
+  ): Promise<ScimUserAnswer> {
+    const known = await this.users.findUser(tenantId, identityId);
+    if (!known) throw new IdentityNotFound(identityId);
+    return this.write(tenantId, base, identityId, ifMatch, (current) =>
+      applyPatch(toScimUser({ ...known, ...current }, '', ''), body, readOnly),
+    );
+  }
+
+  /** DELETE: as the identity API deletes (accounts, roles, tokens with it). */
+  delete(tenantId: string, identityId: string, ifMatch?: string) {
+    return this.identityService.deleteIdentity(tenantId, identityId, ifMatch);
+  }
+
+  /**
+   * Writes what `target` makes of the identity, locked, in one transaction
+   * with its event; 412 when If-Match names another version.
+   */
+  private async write(
+    tenantId: string,
+    base: string,
+    identityId: string,
+    ifMatch: string | undefined,
+    target: (current: IdentityRecord) => unknown,
+  ): Promise<ScimUserAnswer> {
+    const tag = await this.tags.tagger();
+    const result = await this.identities.updateIdentity(
+      tenantId,
+      identityId,
+      null,
+      (current) => {
+        if (!ifMatchAllows(ifMatch, tag(tenantId, identityId, current.version)))
+          return 'stale';
+        const input = fromScimUser(target(current));
+        const changes: IdentityChanges = applyUpdate(
+          current,
+          input.update,
+        ).changes;
+        if (input.disabled !== current.disabled)
+          changes.disabled = input.disabled;
+        if (input.externalId !== current.externalId)
+          changes.externalId = input.externalId;
+        return Object.keys(changes).length ? changes : 'unchanged';
+      },
+    );
+    if (result.outcome === 'missing') throw new IdentityNotFound(identityId);
+    if (result.outcome === 'stale') throw new PreconditionFailed();
+    return this.get(tenantId, base, identityId);
+  }
+
+  private represent(
+    row: ScimUserRow,
+    versionTag: string,
+    base: string,
+  ): ScimUserAnswer {
+    const etag = IdentityTags.etag(versionTag);
+    const location = `${base}/Users/${encodeURIComponent(row.identityId)}`;
+    return { body: toScimUser(row, etag, location), etag, location };
+  }
+}
