@@ -10,6 +10,20 @@ import {
 import { headers, RATE_LIMIT } from '../../common/http/api-headers';
 import { ScimRoute, scimContent } from '../scim-api-docs';
 
+/** A string of at most `max` characters (no NUL, which PostgreSQL cannot store). */
+const text = (max: number, extra: object = {}) => ({
+  type: 'string',
+  maxLength: max,
+  pattern: '^[^\\u0000]*$',
+  ...extra,
+});
+const count = {
+  type: 'integer',
+  format: 'int32',
+  minimum: 0,
+  maximum: 2147483647,
+};
+
 const MEMBER = {
   type: 'object',
   required: ['value'],
@@ -18,8 +32,8 @@ const MEMBER = {
       type: 'string',
       description: 'the id of the User (an identityId)',
     },
-    $ref: { type: 'string', description: "the User's location" },
-    display: { type: 'string', description: "the identity's display name" },
+    $ref: text(2048, { description: "the User's location" }),
+    display: text(512, { description: "the identity's display name" }),
     type: { type: 'string', enum: ['User'] },
   },
 };
@@ -79,9 +93,9 @@ const LIST = {
         enum: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
       },
     },
-    totalResults: { type: 'integer', minimum: 0 },
-    startIndex: { type: 'integer', minimum: 1 },
-    itemsPerPage: { type: 'integer', minimum: 0 },
+    totalResults: count,
+    startIndex: { ...count, minimum: 1 },
+    itemsPerPage: count,
     Resources: { type: 'array', items: GROUP },
   },
 };
@@ -90,10 +104,10 @@ const WRITE = {
   type: 'object',
   required: ['displayName'],
   properties: {
-    schemas: { type: 'array', items: { type: 'string' } },
-    displayName: { type: 'string', minLength: 1, maxLength: 512 },
-    externalId: { type: 'string', maxLength: 512 },
-    members: { type: 'array', items: MEMBER },
+    schemas: { type: 'array', maxItems: 10, items: text(512) },
+    displayName: text(512, { minLength: 1 }),
+    externalId: text(512),
+    members: { type: 'array', maxItems: 10000, items: MEMBER },
   },
 };
 
@@ -119,7 +133,7 @@ const PATCH = {
             type: 'string',
             description: 'add, remove or replace, in any case',
           },
-          path: { type: 'string', example: 'members[value eq "ada"]' },
+          path: text(1024, { example: 'members[value eq "ada"]' }),
           value: {},
         },
       },

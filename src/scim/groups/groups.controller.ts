@@ -36,7 +36,7 @@ export class GroupsController {
 
   @Get('Groups')
   @ApiGroupRoute('list')
-  async listGroups(
+  async getGroups(
     @Caller() caller: Principal,
     @Query() query: GroupListQuery,
     @Req() req: Request,
