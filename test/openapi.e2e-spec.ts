@@ -10,6 +10,8 @@ const json = { 'Content-Type': 'application/json' };
 const BY_ID = '/{tenant}/api/identity/v1/{id}';
 const CURRENT = '/{tenant}/api/identity/v1';
 const SCIM_PATHS = [
+  '/{tenant}/scim/v2/Groups',
+  '/{tenant}/scim/v2/Groups/{id}',
   '/{tenant}/scim/v2/ResourceTypes',
   '/{tenant}/scim/v2/ResourceTypes/{id}',
   '/{tenant}/scim/v2/Schemas',

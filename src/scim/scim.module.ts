@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdentityModule } from '../identity/identity.module';
+import { GroupsModule } from './groups/groups.module';
 import { ScimDiscoveryController } from './scim-discovery.controller';
 import { ScimDiscoveryService } from './scim-discovery.service';
 import { ScimUsersController } from './scim-users.controller';
@@ -8,7 +9,7 @@ import { ScimUsersService } from './scim-users.service';
 
 /** The tenant's SCIM 2.0 service provider (docs/scim.md). */
 @Module({
-  imports: [IdentityModule],
+  imports: [IdentityModule, GroupsModule],
   controllers: [ScimDiscoveryController, ScimUsersController],
   providers: [ScimDiscoveryService, ScimUsersRepository, ScimUsersService],
 })

@@ -1,0 +1,153 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Caller } from '../../auth/caller.decorator';
+import type { Principal } from '../../auth/principal';
+import { SCIM_PREFIX } from '../../common/http/route-table';
+import { ScimContentType } from '../scim-content-type.interceptor';
+import { listResponse, ScimList } from '../scim-list';
+import { scimBase } from '../scim-url';
+import { ApiGroupRoute } from './groups.api-docs';
+import { projectionOf, ScimGroup } from './group.mapper';
+import { GroupScope, GroupsService } from './groups.service';
+import { GroupListQuery, GroupQuery, pageOfGroups } from './groups.query';
+
+/** The tenant's roles as SCIM Groups (RFC 7644 §3; docs/scim.md, Groups). */
+@ApiTags('scim')
+@Controller(SCIM_PREFIX)
+@UseInterceptors(ScimContentType)
+export class GroupsController {
+  constructor(private readonly groups: GroupsService) {}
+
+  @Get('Groups')
+  @ApiGroupRoute('list')
+  async getGroups(
+    @Caller() caller: Principal,
+    @Query() query: GroupListQuery,
+    @Req() req: Request,
+  ): Promise<ScimList<ScimGroup>> {
+    const page = pageOfGroups(query);
+    const { total, startIndex, groups } = await this.groups.listGroups(
+      scope(caller, req, query),
+      { filter: query.filter, ...page },
+    );
+    return listResponse(groups, total, startIndex);
+  }
+
+  @Post('Groups')
+  @HttpCode(201)
+  @ApiGroupRoute('create')
+  async createGroup(
+    @Caller() caller: Principal,
+    @Query() query: GroupQuery,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ScimGroup> {
+    const group = await this.groups.createGroup(
+      scope(caller, req, query),
+      body,
+    );
+    res.setHeader('Location', group.meta.location);
+    return tagged(res, group);
+  }
+
+  @Get('Groups/:id')
+  @ApiGroupRoute('get')
+  async getGroup(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Query() query: GroupQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ScimGroup> {
+    return tagged(
+      res,
+      await this.groups.getGroup(scope(caller, req, query), id),
+    );
+  }
+
+  @Put('Groups/:id')
+  @ApiGroupRoute('replace')
+  async replaceGroup(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Query() query: GroupQuery,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ScimGroup> {
+    return tagged(
+      res,
+      await this.groups.replaceGroup(
+        scope(caller, req, query),
+        id,
+        body,
+        ifMatch,
+      ),
+    );
+  }
+
+  /** 204 with the new ETag: a Group's members can be many, and neither directory reads them here. */
+  @Patch('Groups/:id')
+  @HttpCode(204)
+  @ApiGroupRoute('patch')
+  async patchGroup(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    const group = await this.groups.patchGroup(
+      { ...scope(caller, req, {}), projection: NO_MEMBERS },
+      id,
+      body,
+      ifMatch,
+    );
+    res.setHeader('ETag', group.meta.version);
+  }
+
+  @Delete('Groups/:id')
+  @HttpCode(204)
+  @ApiGroupRoute('delete')
+  async deleteGroup(
+    @Caller() caller: Principal,
+    @Param('id') id: string,
+    @Headers('if-match') ifMatch: string | undefined,
+  ): Promise<void> {
+    await this.groups.deleteGroup(caller.tenantId, id, ifMatch);
+  }
+}
+
+const NO_MEMBERS = { displayName: true, externalId: true, members: false };
+
+function scope(caller: Principal, req: Request, query: GroupQuery): GroupScope {
+  return {
+    tenantId: caller.tenantId,
+    base: scimBase(req),
+    projection: projectionOf(query.attributes, query.excludedAttributes),
+  };
+}
+
+function tagged(res: Response, group: ScimGroup): ScimGroup {
+  res.setHeader('ETag', group.meta.version);
+  return group;
+}
