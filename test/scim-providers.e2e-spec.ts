@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { bearer } from './support/example';
+import { SCIM_HOST } from './support/scim-tenant';
 import { startTestApp, TestApp } from './support/test-app';
 import { TestTenant } from './support/test-tenant';
 
@@ -47,8 +48,11 @@ describe('identity-provider request sequences', () => {
     path: string,
     body?: object,
   ) => {
+    // A fixed Host: each supertest request comes from a port of its own,
+    // and the locations the service writes follow the Host.
     const req = request(t.app.getHttpServer())
       [method](base + path)
+      .set('Host', SCIM_HOST)
       .set(bearer(tenant.token(SCIM_TOKEN)));
     return body === undefined
       ? req

@@ -44,6 +44,21 @@ describe('applyPatch', () => {
     });
   });
 
+  it('takes value-filter paths as keys of a value without a path (Entra ID)', () => {
+    expect(
+      patch({
+        op: 'replace',
+        value: {
+          'emails[type eq "work"].value': 'augusta@example.org',
+          'name.familyName': 'King',
+        },
+      }),
+    ).toMatchObject({
+      name: { givenName: 'Ada', familyName: 'King' },
+      emails: [{ value: 'augusta@example.org', type: 'work', primary: true }],
+    });
+  });
+
   it('follows value filters', () => {
     expect(
       patch({

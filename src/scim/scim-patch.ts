@@ -22,7 +22,7 @@ function operations(body: unknown): ScimPatchOperation[] {
     throw invalid(`The body must be a PatchOp (schemas: ["${PATCH_OP}"]).`);
   if (!Array.isArray(patch.Operations) || patch.Operations.length === 0)
     throw invalid('Operations must be a non-empty array.');
-  return patch.Operations.map((operation: unknown, i) => {
+  return patch.Operations.flatMap((operation: unknown, i) => {
     const { op, path, value } = (operation ?? {}) as Record<string, unknown>;
     if (typeof op !== 'string' || !OPS.has(op.toLowerCase()))
       throw invalid(`Operations[${i}].op must be add, replace or remove.`);
@@ -41,8 +41,35 @@ function operations(body: unknown): ScimPatchOperation[] {
         `Operations[${i}] without a path needs an object value.`,
         'invalidValue',
       );
-    return { op: op.toLowerCase(), path, value } as ScimPatchOperation;
+    const name = op.toLowerCase();
+    return path === undefined
+      ? splitFilteredKeys(name, value as Record<string, unknown>)
+      : [{ op: name, path, value } as ScimPatchOperation];
   });
+}
+
+/**
+ * A value without a path may name attributes by path, as Entra ID does:
+ * `{"emails[type eq \"work\"].value": "…"}`. Keys with a value filter
+ * become operations of their own, with the key as path; the rest stay one
+ * operation (dotted keys such as `name.givenName` scim-patch resolves).
+ */
+function splitFilteredKeys(
+  op: string,
+  value: Record<string, unknown>,
+): ScimPatchOperation[] {
+  const filtered = Object.keys(value).filter((key) => key.includes('['));
+  const rest = Object.fromEntries(
+    Object.entries(value).filter(([key]) => !key.includes('[')),
+  );
+  return [
+    ...(filtered.length < Object.keys(value).length || !filtered.length
+      ? [{ op, value: rest } as ScimPatchOperation]
+      : []),
+    ...filtered.map(
+      (path) => ({ op, path, value: value[path] }) as ScimPatchOperation,
+    ),
+  ];
 }
 
 /**

@@ -30,18 +30,8 @@ export class ScimAttributesQuery {
   excludedAttributes?: string;
 }
 
-/** The query of GET /Users (RFC 7644 §3.4.2). */
-export class ScimListQuery extends ScimAttributesQuery {
-  @ApiPropertyOptional({
-    description:
-      'a SCIM filter on userName, externalId, id, emails.value, displayName, active, meta.lastModified or meta.created',
-    example: 'userName eq "ada@example.org"',
-    ...TEXT,
-  })
-  @IsOptional()
-  @IsString(once)
-  filter?: string;
-
+/** Paging of a list (RFC 7644 §3.4.2.4), with attribute selection. */
+export class ScimPageQuery extends ScimAttributesQuery {
   @ApiPropertyOptional({
     description: 'the 1-based index of the first result; below 1 counts as 1',
     type: 'integer',
@@ -65,4 +55,47 @@ export class ScimListQuery extends ScimAttributesQuery {
   @IsOptional()
   @Matches(INTEGER, { message: 'must be a whole number' })
   count?: string;
+}
+
+/** The query of GET /Users (RFC 7644 §3.4.2). */
+export class ScimListQuery extends ScimPageQuery {
+  @ApiPropertyOptional({
+    description:
+      'a SCIM filter on userName, externalId, id, emails.value, displayName, active, meta.lastModified or meta.created',
+    example: 'userName eq "ada@example.org"',
+    ...TEXT,
+  })
+  @IsOptional()
+  @IsString(once)
+  filter?: string;
+}
+
+/** The query of GET /Groups (RFC 7644 §3.4.2). */
+export class ScimGroupListQuery extends ScimPageQuery {
+  @ApiPropertyOptional({
+    description:
+      'a SCIM filter on id, displayName, externalId or members.value',
+    example: 'displayName eq "admin"',
+    ...TEXT,
+  })
+  @IsOptional()
+  @IsString(once)
+  filter?: string;
+}
+
+/**
+ * The page a query asks for: startIndex below 1 is read as 1 and a negative
+ * count as 0 (RFC 7644 §3.4.2.4); a count above MAX_RESULTS is reduced to it.
+ */
+export function pageOf(query: ScimPageQuery): {
+  startIndex: number;
+  count: number;
+} {
+  return {
+    startIndex: Math.max(1, Number(query.startIndex ?? 1)),
+    count: Math.min(
+      Math.max(0, Number(query.count ?? MAX_RESULTS)),
+      MAX_RESULTS,
+    ),
+  };
 }

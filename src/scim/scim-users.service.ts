@@ -13,14 +13,17 @@ import {
 } from '../identity/identity.repository';
 import { IdentityService } from '../identity/identity.service';
 import { project } from './scim-attributes';
-import { MAX_RESULTS } from './scim-discovery.service';
 import { filterToSql } from './scim-filter';
 import { listResponse, ScimList } from './scim-list';
 import { applyPatch } from './scim-patch';
 import { IDENTITY_EXTENSION } from './scim-schemas';
 import { fromScimUser } from './scim-user.input';
 import { ScimUser, ScimUserRow, toScimUser } from './scim-user.mapper';
-import type { ScimAttributesQuery, ScimListQuery } from './scim-users.dto';
+import {
+  pageOf,
+  type ScimAttributesQuery,
+  type ScimListQuery,
+} from './scim-users.dto';
 import {
   ScimUsersRepository,
   USER_FILTER_ATTRIBUTES,
@@ -69,11 +72,7 @@ export class ScimUsersService {
     const where = query.filter
       ? filterToSql(query.filter, USER_FILTER_ATTRIBUTES)
       : Prisma.sql`TRUE`;
-    const startIndex = Math.max(1, Number(query.startIndex ?? 1));
-    const count = Math.min(
-      Math.max(0, Number(query.count ?? MAX_RESULTS)),
-      MAX_RESULTS,
-    );
+    const { startIndex, count } = pageOf(query);
     const page = await this.users.findUsers(
       tenantId,
       where,

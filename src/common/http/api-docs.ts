@@ -110,12 +110,11 @@ export const ApiConditionalGet = () =>
   );
 
 /** The If-Match header of PUT and DELETE. */
-export const ApiIfMatch = () =>
+export const ApiIfMatch = (resource = 'the identity') =>
   ApiHeader({
     name: 'If-Match',
     required: false,
-    description:
-      'write only if the identity still has one of these ETags (`*`: any); 412 otherwise',
+    description: `write only if ${resource} still has one of these ETags (\`*\`: any); 412 otherwise`,
     schema: { ...HEADER_VALUE, pattern: ENTITY_TAGS },
   });
 

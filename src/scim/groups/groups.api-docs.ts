@@ -2,12 +2,16 @@ import { applyDecorators } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
-  ApiHeader,
   ApiOperation,
   ApiParam,
   ApiResponse,
 } from '@nestjs/swagger';
+import { ApiIfMatch } from '../../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../../common/http/api-headers';
+import {
+  IDENTITY_ID,
+  IDENTITY_ID_MAX_LENGTH,
+} from '../../common/validation/field-rules';
 import { ScimRoute, scimContent } from '../scim-api-docs';
 
 /** A string of at most `max` characters (no NUL, which PostgreSQL cannot store). */
@@ -31,6 +35,8 @@ const MEMBER = {
     value: {
       type: 'string',
       description: 'the id of the User (an identityId)',
+      pattern: IDENTITY_ID.source,
+      maxLength: IDENTITY_ID_MAX_LENGTH,
     },
     $ref: text(2048, { description: "the User's location" }),
     display: text(512, { description: "the identity's display name" }),
@@ -117,6 +123,7 @@ const PATCH = {
   properties: {
     schemas: {
       type: 'array',
+      maxItems: 10,
       items: {
         type: 'string',
         enum: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
@@ -125,14 +132,15 @@ const PATCH = {
     Operations: {
       type: 'array',
       minItems: 1,
+      maxItems: 10000,
       items: {
         type: 'object',
         required: ['op'],
         properties: {
-          op: {
-            type: 'string',
+          op: text(7, {
             description: 'add, remove or replace, in any case',
-          },
+            pattern: '^[A-Za-z]{3,7}$',
+          }),
           path: text(1024, { example: 'members[value eq "ada"]' }),
           value: {},
         },
@@ -150,14 +158,9 @@ const ETAG = {
 const ID = ApiParam({
   name: 'id',
   description: "the Group's id",
-  schema: { type: 'string' },
+  schema: text(64, { pattern: '^[0-9A-Za-z-]{1,64}$' }),
 });
-const IF_MATCH = ApiHeader({
-  name: 'If-Match',
-  required: false,
-  description:
-    "the Group's meta.version (or *): the write happens only at that version, else 412",
-});
+const IF_MATCH = ApiIfMatch('the Group');
 const body = (schema: object) =>
   applyDecorators(
     ApiConsumes('application/scim+json', 'application/json'),

@@ -25,7 +25,11 @@ import { scimBase } from '../scim-url';
 import { ApiGroupRoute } from './groups.api-docs';
 import { projectionOf, ScimGroup } from './group.mapper';
 import { GroupScope, GroupsService } from './groups.service';
-import { GroupListQuery, GroupQuery, pageOfGroups } from './groups.query';
+import {
+  pageOf,
+  ScimAttributesQuery,
+  ScimGroupListQuery,
+} from '../scim-users.dto';
 
 /** The tenant's roles as SCIM Groups (RFC 7644 §3; docs/scim.md, Groups). */
 @ApiTags('scim')
@@ -38,10 +42,10 @@ export class GroupsController {
   @ApiGroupRoute('list')
   async getGroups(
     @Caller() caller: Principal,
-    @Query() query: GroupListQuery,
+    @Query() query: ScimGroupListQuery,
     @Req() req: Request,
   ): Promise<ScimList<ScimGroup>> {
-    const page = pageOfGroups(query);
+    const page = pageOf(query);
     const { total, startIndex, groups } = await this.groups.listGroups(
       scope(caller, req, query),
       { filter: query.filter, ...page },
@@ -54,7 +58,7 @@ export class GroupsController {
   @ApiGroupRoute('create')
   async createGroup(
     @Caller() caller: Principal,
-    @Query() query: GroupQuery,
+    @Query() query: ScimAttributesQuery,
     @Body() body: unknown,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -72,7 +76,7 @@ export class GroupsController {
   async getGroup(
     @Caller() caller: Principal,
     @Param('id') id: string,
-    @Query() query: GroupQuery,
+    @Query() query: ScimAttributesQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ScimGroup> {
@@ -87,7 +91,7 @@ export class GroupsController {
   async replaceGroup(
     @Caller() caller: Principal,
     @Param('id') id: string,
-    @Query() query: GroupQuery,
+    @Query() query: ScimAttributesQuery,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,
@@ -139,7 +143,11 @@ export class GroupsController {
 
 const NO_MEMBERS = { displayName: true, externalId: true, members: false };
 
-function scope(caller: Principal, req: Request, query: GroupQuery): GroupScope {
+function scope(
+  caller: Principal,
+  req: Request,
+  query: ScimAttributesQuery,
+): GroupScope {
   return {
     tenantId: caller.tenantId,
     base: scimBase(req),
