@@ -15,8 +15,8 @@ import { setFlagsFromString } from 'node:v8';
 // Under load most garbage of a request outlives a scavenge or two and lands
 // in the old generation, which V8 lets grow to several times the live heap
 // (about 45 MB here) before collecting it. Growing it by at most a fifth
-// keeps the resident memory near 220 MB instead of 360 MB under the
-// benchmark, at no measurable cost in throughput (docs/benchmark.md).
+// took the benchmark's peak resident memory from 358 MB to 271 MB, at no
+// measurable cost in throughput (docs/benchmark.md).
 setFlagsFromString('--heap-growing-percent=20');
 
 async function bootstrap(config: AppConfig) {
