@@ -111,9 +111,10 @@ export class AccessRepository {
         FROM (VALUES (1)) AS one
         LEFT JOIN identity i ON i.tenant_id = ${tenantId} AND i.identity_id = ${targetId}
         LEFT JOIN LATERAL (
+          -- old_identity_ids <> '{}' is the predicate of its partial index.
           SELECT identity_id FROM identity
            WHERE i.identity_id IS NULL AND tenant_id = ${tenantId}
-             AND old_identity_ids @> ARRAY[${targetId}]::text[]
+             AND old_identity_ids <> '{}' AND old_identity_ids @> ARRAY[${targetId}]::text[]
            LIMIT 1) AS m ON true`);
     return {
       identity: identityOf(row),

@@ -54,7 +54,7 @@ export class SignInRepository {
           SELECT ${Prisma.join([Prisma.sql`${tenantId}, ${identityId}`, ...values])}
            WHERE NOT EXISTS (
              SELECT 1 FROM identity WHERE tenant_id = ${tenantId}
-                AND old_identity_ids @> ARRAY[${identityId}]::text[])
+                AND old_identity_ids <> '{}' AND old_identity_ids @> ARRAY[${identityId}]::text[])
           ON CONFLICT DO NOTHING
           RETURNING identity_id AS "identityId"
         )${account ? insertAccount(tenantId, account) : Prisma.empty},

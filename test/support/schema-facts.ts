@@ -156,9 +156,11 @@ export async function databaseFacts(session: SqlSession): Promise<Fact[]> {
     unique: boolean;
     method: string;
     columns: string[];
+    predicate: string | null;
   }>(
     `SELECT t.relname::text AS table, i.relname::text AS name, x.indisprimary AS primary,
             x.indisunique AS unique, am.amname::text AS method,
+            pg_get_expr(x.indpred, x.indrelid, true) AS predicate,
             ARRAY(SELECT coalesce(a.attname::text, pg_get_indexdef(x.indexrelid, k.n::int, true))
                     FROM unnest(x.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
                     LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
@@ -195,20 +197,22 @@ export async function databaseFacts(session: SqlSession): Promise<Fact[]> {
       value: `${type} ${notNull ? 'NOT NULL' : 'NULL'}`,
       default: given ?? undefined,
     })),
-    ...indexes.map(({ table, name, primary, unique, method, columns: keys }) =>
-      primary
-        ? {
-            subject: `primary key of ${table}`,
-            table,
-            value: list(keys),
-            origin: name,
-          }
-        : {
-            subject: `index on ${table}${list(keys)}`,
-            table,
-            value: indexKind(unique, method),
-            origin: name,
-          },
+    ...indexes.map(
+      ({ table, name, primary, unique, method, columns: keys, predicate }) =>
+        primary
+          ? {
+              subject: `primary key of ${table}`,
+              table,
+              value: list(keys),
+              origin: name,
+            }
+          : {
+              subject: `index on ${table}${list(keys)}`,
+              table,
+              // A partial index: schema.prisma cannot declare its predicate.
+              value: `${indexKind(unique, method)}${predicate ? ` WHERE ${predicate}` : ''}`,
+              origin: name,
+            },
     ),
   ];
 }
