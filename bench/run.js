@@ -278,8 +278,8 @@ async function main() {
     `Peak RSS of the service: ${service.peakRss} MB (of the peer: ${peer.peakRss ?? '–'} MB, of the floor: ${floor.peakRss} MB); ` +
       `after each scenario: ${[...service.results.values()].map((s) => s.peakRssMb).join(', ')} MB`,
   );
-  if (values.only || values.duration || values.service || values['node-flags'] || values['cpu-prof'] || values['heap-prof'])
-    console.log('(a partial or profiled run: bench/results.json is left as it was)');
+  if (QUICK || values.only || values.duration || values.service || values['node-flags'] || values['cpu-prof'] || values['heap-prof'])
+    console.log('(a quick, partial or profiled run: bench/results.json is left as it was)');
   else {
     const results = {
       machine, date: new Date().toISOString().slice(0, 10), quick: QUICK, identities: SIZE,

@@ -116,10 +116,9 @@ export class PreconditionFailed extends DomainError {
   readonly status = 412;
   readonly slug = 'precondition-failed';
   readonly title = 'Precondition failed';
-  constructor() {
-    super(
-      'If-Match does not match the current ETag of the identity; fetch it again and retry.',
-    );
+  /** `current` names what If-Match is compared with. */
+  constructor(current = 'the current ETag of the identity') {
+    super(`If-Match does not match ${current}; fetch it again and retry.`);
   }
 }
 

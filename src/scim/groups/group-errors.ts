@@ -8,14 +8,3 @@ export class GroupNotFound extends DomainError {
     super(`No Group "${id}" in this tenant.`);
   }
 }
-
-export class GroupChanged extends DomainError {
-  readonly status = 412;
-  readonly slug = 'precondition-failed';
-  readonly title = 'Precondition failed';
-  constructor() {
-    super(
-      'If-Match does not match the current version of the Group; fetch it again and retry.',
-    );
-  }
-}

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Conflict, InvalidRequest } from '../../common/errors';
-import { GroupChanged, GroupNotFound } from './group-errors';
+import {
+  Conflict,
+  InvalidRequest,
+  PreconditionFailed,
+} from '../../common/errors';
+import { GroupNotFound } from './group-errors';
 import { IdentityTags } from '../../identity/identity-tags';
 import { readGroupBody } from './group-body';
 import { groupFilter } from './group-filter';
@@ -115,12 +119,13 @@ export class GroupsService {
           (await this.tags.tagger())(tenantId, groupKey(id), group.version),
         )
       )
-        throw new GroupChanged();
+        throw new PreconditionFailed('the current version of the Group');
       expected = group.version;
     }
     const outcome = await this.groups.deleteGroup(tenantId, id, expected);
     if (outcome === 'missing') throw new GroupNotFound(id);
-    if (outcome === 'stale') throw new GroupChanged();
+    if (outcome === 'stale')
+      throw new PreconditionFailed('the current version of the Group');
   }
 
   private async update(
@@ -161,7 +166,7 @@ export class GroupsService {
       case 'done':
         return (await this.present(scope, [outcome.group]))[0];
       case 'stale':
-        throw new GroupChanged();
+        throw new PreconditionFailed('the current version of the Group');
       case 'name-taken':
         throw new Conflict(`A Group named "${name}" exists already.`);
       case 'unknown-members':
