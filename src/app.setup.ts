@@ -3,7 +3,7 @@ import {
   ExpressAdapter,
   NestExpressApplication,
 } from '@nestjs/platform-express';
-import express from 'express';
+import express, { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { InvalidRequest } from './common/errors';
 import { answerClientErrors } from './common/http/client-errors';
@@ -13,7 +13,7 @@ import {
   SCIM_MEDIA_TYPES,
 } from './common/http/http-policy';
 import { securityHeaders } from './common/http/security-headers';
-import { RouteTable } from './common/http/route-table';
+import { RouteTable, SCIM_PATH } from './common/http/route-table';
 import { ProblemFilter } from './common/http/problem.filter';
 import { toFieldErrors } from './common/validation/field-errors';
 import { AppConfig } from './config/app-config';
@@ -22,6 +22,10 @@ import { AppLogger } from './ops/logging';
 import { RequestObserver } from './ops/request-observer';
 import { setupOpenApi } from './ops/openapi';
 import { RateLimiter } from './ops/rate-limit/rate-limiter';
+
+/** The largest request body (JSON), and the largest on SCIM paths. */
+export const API_BODY_LIMIT = 64 * 1024;
+export const SCIM_BODY_LIMIT = 1024 * 1024;
 
 /**
  * The Express application the service runs on, set up before any route is
@@ -77,7 +81,16 @@ export function configureApp(
   if (config.databaseReplicaUrls.length)
     app.use(app.get(ReadRouting).middleware);
   app.use(requireJsonBody);
-  app.useBodyParser('json', { limit: '64kb', type: SCIM_MEDIA_TYPES });
+  // A directory replaces a whole Group's members in one body: SCIM's
+  // requests may be larger than the API's own.
+  const scimJson = express.json({
+    limit: SCIM_BODY_LIMIT,
+    type: SCIM_MEDIA_TYPES,
+  });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    SCIM_PATH.test(req.path) ? scimJson(req, res, next) : next(),
+  );
+  app.useBodyParser('json', { limit: API_BODY_LIMIT, type: SCIM_MEDIA_TYPES });
   app.useGlobalFilters(new ProblemFilter());
   app.useGlobalPipes(
     new QueryAwareValidationPipe({

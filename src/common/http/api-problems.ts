@@ -122,7 +122,7 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
     },
   },
   413: {
-    description: 'body over 64 KiB',
+    description: 'body over 64 KiB (1024 KiB on SCIM paths)',
     examples: { 'payload-too-large': framework('entity.too.large') },
     maybeBeforeRouting: true,
   },

@@ -89,7 +89,13 @@ export class ProblemFilter implements ExceptionFilter {
     const known =
       FRAMEWORK_ERRORS[(cause as { type?: string })?.type ?? ''] ??
       (cause instanceof URIError ? FRAMEWORK_ERRORS['uri.malformed'] : null);
-    if (known) return problem(known.status, known.slug, known.detail, instance);
+    if (known)
+      return problem(
+        known.status,
+        known.slug,
+        detailOf(known.detail, cause),
+        instance,
+      );
     if (error instanceof HttpException && error.getStatus() === 404)
       return domainProblem(new RouteNotFound(instance), instance);
     if (error instanceof HttpException && error.getStatus() < 500)
@@ -105,4 +111,12 @@ export class ProblemFilter implements ExceptionFilter {
     );
     return internalProblem(requestId, instance);
   }
+}
+
+/** A body over the limit names the limit of its path (the API's or SCIM's). */
+function detailOf(detail: string, cause: unknown): string {
+  const { type, limit } = (cause ?? {}) as { type?: string; limit?: unknown };
+  return type === 'entity.too.large' && typeof limit === 'number'
+    ? `The request body is larger than ${limit / 1024} KiB.`
+    : detail;
 }
