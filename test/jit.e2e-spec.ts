@@ -22,7 +22,7 @@ const tenant = (idp: LocalIssuer, id: string, issuer: object) => ({
   },
   accountProviders: [{ accountProviderId: 'acme-sso', signInUrl: SIGN_IN_URL }],
   identities: [
-    { identityId: 'kept', oldIdentityIds: ['merged-away'] },
+    { identityId: 'kept', oldIdentityIds: ['merged-away'], userName: 'Kept' },
     { identityId: 'returning', lastLogin: '2026-01-01T00:00:00.000' },
   ],
 });
@@ -232,6 +232,31 @@ describe('just-in-time identities from a tenant’s JWT issuer', () => {
       select: { identityId: true },
     });
     expect(accounts).toStrictEqual([{ identityId: 'linked' }]);
+  });
+
+  it('creates the identity without a userName another identity has, in any case', async () => {
+    const res = await me('jit', {
+      sub: 'namesake',
+      name: 'Namesake',
+      preferred_username: 'KEPT',
+    });
+    expect(res.body).toStrictEqual({
+      identityId: 'namesake',
+      disabled: false,
+      isArchived: false,
+      displayName: 'Namesake',
+      emailAddresses: [],
+      emailAddressVerified: false,
+      givenNames: [],
+      surnames: [],
+      localities: [],
+      mobilePhoneVerified: false,
+      oldIdentityIds: [],
+      properties: {},
+    });
+    expect(await events('jit', 'namesake')).toStrictEqual([
+      { type: 'created', fields: ['displayName'] },
+    ]);
   });
 
   it.each([

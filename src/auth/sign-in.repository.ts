@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { errorCodes } from '../database/database-errors';
+import {
+  errorCodes,
+  isUniqueViolation,
+  USER_NAME_INDEX,
+} from '../database/database-errors';
 import { appendEventsOf } from '../events/events.repository';
 import { Prisma } from '../generated/prisma/client';
 import { FIELD_NAMES, IDENTITY_FIELDS } from '../identity/identity-fields';
@@ -55,7 +59,7 @@ export class SignInRepository {
            WHERE NOT EXISTS (
              SELECT 1 FROM identity WHERE tenant_id = ${tenantId}
                 AND old_identity_ids <> '{}' AND old_identity_ids @> ARRAY[${identityId}]::text[])
-          ON CONFLICT DO NOTHING
+          ON CONFLICT (tenant_id, identity_id) DO NOTHING
           RETURNING identity_id AS "identityId"
         )${account ? insertAccount(tenantId, account) : Prisma.empty},
         event AS (${appendEventsOf(
@@ -69,6 +73,15 @@ export class SignInRepository {
       return created.length > 0;
     } catch (error) {
       if (errorCodes(error).includes(FOREIGN_KEY_VIOLATION)) return false;
+      // The claimed userName is another identity's: a claim that does not
+      // fit is left out, as any other.
+      if (
+        fields.userName !== undefined &&
+        isUniqueViolation(error, USER_NAME_INDEX)
+      ) {
+        const { userName: _, ...rest } = fields;
+        return this.createIdentity(tenantId, identityId, rest, account);
+      }
       throw error;
     }
   }
