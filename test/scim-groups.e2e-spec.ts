@@ -292,6 +292,14 @@ describe('SCIM Groups', () => {
     await patch(staff.id, [
       { op: 'replace', path: 'displayName', value: 'admin' },
     ]).expect(409);
+    // Names compare in any case, as the displayName filter does.
+    await scim('post', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'STAFF',
+    }).expect(409);
+    await patch(staff.id, [
+      { op: 'replace', path: 'displayName', value: 'Admin' },
+    ]).expect(409);
     expect(await roles('carol')).toStrictEqual([]);
     expect((await events()).length).toBe(before);
     for (const body of [

@@ -4,6 +4,7 @@ import {
   READ_TOKEN,
   SCIM_HOST,
   SCIM_JSON,
+  SCIM_TENANT,
   scimClient,
   ScimClient,
 } from './support/scim-tenant';
@@ -288,6 +289,8 @@ describe('SCIM Users', () => {
       ['userName ge "linus_t" and userName le "linus_t"', [b]],
       ['meta.lastModified gt "2000-01-01T00:00:00Z"', all],
       ['meta.lastModified lt "2000-01-01T00:00:00Z"', []],
+      ['active pr', all],
+      ['not (active pr)', []],
       ['urn:ietf:params:scim:schemas:core:2.0:User:userName eq "linus_t"', [b]],
     ];
     for (const [filter, expected] of cases)
@@ -299,6 +302,8 @@ describe('SCIM Users', () => {
       'active co "t"',
       'emails[type eq "work"]',
       'meta.lastModified gt "yesterday"',
+      'meta.lastModified gt "0000-01-01T00:00:00Z"',
+      'meta.lastModified gt "-271821-04-20T00:00:00Z"',
       '(((((((',
     ])
       await scim
@@ -528,6 +533,57 @@ describe('SCIM Users', () => {
           ),
         ),
       );
+  });
+
+  it('patches an identity made without a userName, and keeps one that has it', async () => {
+    const own = await scimClient(t, {
+      ...SCIM_TENANT,
+      identities: [
+        ...SCIM_TENANT.identities,
+        { identityId: 'erin', displayName: 'Erin' },
+      ],
+    });
+    const disable = {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    };
+    const patched = await own
+      .write('patch', '/Users/erin', disable)
+      .expect(200);
+    expect(patched.body).toMatchObject({ id: 'erin', active: false });
+    expect(patched.body.userName).toBeUndefined();
+    const lose = await own
+      .write('patch', '/Users/ada', {
+        schemas: [PATCH],
+        Operations: [{ op: 'remove', path: 'userName' }],
+      })
+      .expect(400);
+    expect(lose.body).toStrictEqual(
+      error(400, 'invalidValue', 'userName is required.'),
+    );
+  });
+
+  it('answers 404 for an id no resource can have, and ignores sub-attributes of plain values', async () => {
+    for (const path of ['/Users/%00', '/Groups/%00'])
+      await scim
+        .send('get', path)
+        .expect(404)
+        .expect((r) =>
+          expect([r.body.schemas, r.body.status]).toStrictEqual([
+            [ERROR],
+            '404',
+          ]),
+        );
+    const ada = await scim
+      .send(
+        'get',
+        '/Users?filter=userName%20eq%20%22ada.lovelace%22&excludedAttributes=userName.0,displayName.x',
+      )
+      .expect(200);
+    expect(ada.body.Resources[0]).toMatchObject({
+      userName: 'ada.lovelace',
+      displayName: 'Ada',
+    });
   });
 
   it('is for app tokens with scim:provision only', async () => {

@@ -26,6 +26,10 @@ function resolve(path: string, schemas: string[]): Path {
 const keyOf = (object: Resource, name: string) =>
   Object.keys(object).find((k) => k.toLowerCase() === name.toLowerCase());
 
+/** Whether a value has sub-attributes (an object, not a string or a list). */
+const isComplex = (value: unknown): value is Resource =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Whether `object` has anything left worth returning. */
 const isEmpty = (value: unknown) =>
   typeof value === 'object' &&
@@ -70,6 +74,7 @@ function keep(resource: Resource, paths: Path[]): Resource {
       if (i === keys.length - 1)
         target[key] = pick(source[key], sub, target[key]);
       else {
+        if (!isComplex(source[key])) break;
         source = source[key] as Resource;
         target = (target[key] ??= {}) as Resource;
       }
@@ -89,6 +94,7 @@ function pick(
   if (sub === undefined || typeof value !== 'object' || value === null)
     return value;
   const one = (entry: Resource, into: Resource = {}) => {
+    if (!isComplex(entry)) return entry;
     const key = keyOf(entry, sub);
     return key === undefined ? into : { ...into, [key]: entry[key] };
   };
@@ -107,6 +113,7 @@ function drop(resource: Resource, paths: Path[]): Resource {
       const key = keyOf(target, name);
       if (!key || ALWAYS.has(key)) break;
       if (i < keys.length - 1) {
+        if (!isComplex(target[key])) break;
         target = target[key] as Resource;
         continue;
       }
@@ -114,6 +121,8 @@ function drop(resource: Resource, paths: Path[]): Resource {
       else {
         const value = target[key];
         for (const entry of Array.isArray(value) ? value : [value]) {
+          // Only complex values have sub-attributes.
+          if (!isComplex(entry)) continue;
           const subKey = keyOf(entry as Resource, sub);
           if (subKey) delete (entry as Resource)[subKey];
         }

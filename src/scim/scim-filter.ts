@@ -104,7 +104,7 @@ export function filterToSql(
 function present({ sql, kind }: Filterable): Prisma.Sql {
   if (kind === 'texts') return Prisma.sql`cardinality(${sql}) > 0`;
   if (kind === 'text') return Prisma.sql`coalesce(${sql} <> '', false)`;
-  return Prisma.sql`${sql} IS NOT NULL`;
+  return Prisma.sql`(${sql}) IS NOT NULL`;
 }
 
 function compare(
@@ -122,7 +122,9 @@ function compare(
     throw invalidFilter(`"${path}" is compared with a string.`);
   if (kind === 'time') {
     const time = new Date(value);
-    if (LIKE[op] || Number.isNaN(time.getTime()))
+    const year = time.getUTCFullYear();
+    // PostgreSQL's timestamps run from 4713 BC to AD 294276.
+    if (LIKE[op] || Number.isNaN(year) || year < 1 || year > 294275)
       throw invalidFilter(
         `"${path}" is compared (eq, ne, gt, ge, lt, le) with a date and time.`,
       );

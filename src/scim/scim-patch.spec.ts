@@ -59,6 +59,13 @@ describe('applyPatch', () => {
     });
   });
 
+  it('changes only the sub-attributes a complex value without a path names (RFC 7644 §3.5.2.3)', () => {
+    for (const op of ['add', 'replace'])
+      expect(
+        patch({ op, value: { name: { givenName: 'Augusta' } } }).name,
+      ).toStrictEqual({ givenName: 'Augusta', familyName: 'Lovelace' });
+  });
+
   it('follows value filters', () => {
     expect(
       patch({

@@ -43,34 +43,48 @@ function operations(body: unknown): ScimPatchOperation[] {
       );
     const name = op.toLowerCase();
     return path === undefined
-      ? splitFilteredKeys(name, value as Record<string, unknown>)
+      ? splitValue(name, value as Record<string, unknown>)
       : [{ op: name, path, value } as ScimPatchOperation];
   });
 }
 
 /**
- * A value without a path may name attributes by path, as Entra ID does:
- * `{"emails[type eq \"work\"].value": "…"}`. Keys with a value filter
- * become operations of their own, with the key as path; the rest stay one
- * operation (dotted keys such as `name.givenName` scim-patch resolves).
+ * A value without a path, split so that scim-patch applies it as RFC 7644
+ * §3.5.2 says. Keys with a value filter, as Entra ID sends them
+ * (`{"emails[type eq \"work\"].value": "…"}`), become operations of their
+ * own with the key as path; so does each sub-attribute of a complex value
+ * (`{"name": {"givenName": "…"}}`), which changes only the sub-attributes it
+ * names. The rest (dotted keys such as `name.givenName` included, which
+ * scim-patch resolves) stays one operation.
  */
-function splitFilteredKeys(
+function splitValue(
   op: string,
   value: Record<string, unknown>,
 ): ScimPatchOperation[] {
-  const filtered = Object.keys(value).filter((key) => key.includes('['));
-  const rest = Object.fromEntries(
-    Object.entries(value).filter(([key]) => !key.includes('[')),
-  );
+  const rest: Record<string, unknown> = {};
+  const split: ScimPatchOperation[] = [];
+  for (const [key, entry] of Object.entries(value)) {
+    if (key.includes('['))
+      split.push({ op, path: key, value: entry } as ScimPatchOperation);
+    else if (isComplex(entry) && !key.startsWith('urn:'))
+      for (const [sub, subValue] of Object.entries(entry))
+        split.push({
+          op,
+          path: `${key}.${sub}`,
+          value: subValue,
+        } as ScimPatchOperation);
+    else rest[key] = entry;
+  }
   return [
-    ...(filtered.length < Object.keys(value).length || !filtered.length
+    ...(Object.keys(rest).length || !split.length
       ? [{ op, value: rest } as ScimPatchOperation]
       : []),
-    ...filtered.map(
-      (path) => ({ op, path, value: value[path] }) as ScimPatchOperation,
-    ),
+    ...split,
   ];
 }
+
+const isComplex = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Applies a PATCH body to a resource with scim-patch and returns the new

@@ -93,10 +93,14 @@ function extension(resource: Json): IdentityUpdate {
  * when the resource carries the extension, so that a client that does not
  * know it leaves them alone.
  */
-export function fromScimUser(resource: unknown): UserInput {
+export function fromScimUser(
+  resource: unknown,
+  userNameRequired = true,
+): UserInput {
   if (!isObject(resource)) throw invalid('The body must be a JSON object.');
   const userName = text(resource.userName, 'userName');
-  if (userName === null) throw invalid('userName is required.');
+  if (userName === null && userNameRequired)
+    throw invalid('userName is required.');
   const name = resource.name ?? {};
   if (!isObject(name)) throw invalid('name must be an object.');
   const emails = entries(resource.emails, 'emails');

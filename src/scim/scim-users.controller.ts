@@ -42,6 +42,7 @@ import type { ScimUser } from './scim-user.mapper';
 import { ScimAttributesQuery, ScimListQuery } from './scim-users.dto';
 import { ScimUserAnswer, ScimUsersService } from './scim-users.service';
 import { scimBase } from './scim-url';
+import { USER_ID } from './scim-id.pipe';
 
 const RESOURCE = { type: 'object', additionalProperties: true };
 const answer = (
@@ -129,7 +130,7 @@ export class ScimUsersController {
   @answer(200, 'the User')
   async getUser(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', USER_ID) id: string,
     @Query() query: ScimAttributesQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -153,7 +154,7 @@ export class ScimUsersController {
   @answer(200, 'the User')
   async replaceUser(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', USER_ID) id: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,
@@ -184,7 +185,7 @@ export class ScimUsersController {
   @answer(200, 'the User')
   async patchUser(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', USER_ID) id: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,
@@ -213,7 +214,7 @@ export class ScimUsersController {
   })
   deleteUser(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', USER_ID) id: string,
     @Headers('if-match') ifMatch: string | undefined,
   ): Promise<void> {
     return this.users.delete(caller.tenantId, id, ifMatch);

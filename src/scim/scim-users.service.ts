@@ -141,7 +141,14 @@ export class ScimUsersService {
     body: unknown,
     ifMatch?: string,
   ): Promise<ScimUserAnswer> {
-    return this.write(tenantId, base, identityId, ifMatch, () => body);
+    return this.write(
+      tenantId,
+      base,
+      identityId,
+      ifMatch,
+      () => body,
+      () => true,
+    );
   }
 
   /** PATCH: the operations applied to the identity as it is when locked. */
@@ -154,8 +161,20 @@ export class ScimUsersService {
   ): Promise<ScimUserAnswer> {
     const known = await this.users.findUser(tenantId, identityId);
     if (!known) throw new IdentityNotFound(identityId);
-    return this.write(tenantId, base, identityId, ifMatch, (current) =>
-      applyPatch(toScimUser({ ...known, ...current }, '', ''), body, readOnly),
+    return this.write(
+      tenantId,
+      base,
+      identityId,
+      ifMatch,
+      (current) =>
+        applyPatch(
+          toScimUser({ ...known, ...current }, '', ''),
+          body,
+          readOnly,
+        ),
+      // An identity made without a userName (by an import, or on sign-in)
+      // can be patched without one; one that has it cannot lose it.
+      (current) => current.userName !== null,
     );
   }
 
@@ -174,6 +193,7 @@ export class ScimUsersService {
     identityId: string,
     ifMatch: string | undefined,
     target: (current: IdentityRecord) => unknown,
+    userNameRequired: (current: IdentityRecord) => boolean,
   ): Promise<ScimUserAnswer> {
     const tag = await this.tags.tagger();
     const result = await this.identities.updateIdentity(
@@ -183,7 +203,7 @@ export class ScimUsersService {
       (current) => {
         if (!ifMatchAllows(ifMatch, tag(tenantId, identityId, current.version)))
           return 'stale';
-        const input = fromScimUser(target(current));
+        const input = fromScimUser(target(current), userNameRequired(current));
         const changes: IdentityChanges = applyUpdate(
           current,
           input.update,

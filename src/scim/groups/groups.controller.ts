@@ -30,6 +30,7 @@ import {
   ScimAttributesQuery,
   ScimGroupListQuery,
 } from '../scim-users.dto';
+import { GROUP_ID } from '../scim-id.pipe';
 
 /** The tenant's roles as SCIM Groups (RFC 7644 §3; docs/scim.md, Groups). */
 @ApiTags('scim')
@@ -75,7 +76,7 @@ export class GroupsController {
   @ApiGroupRoute('get')
   async getGroup(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', GROUP_ID) id: string,
     @Query() query: ScimAttributesQuery,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -90,7 +91,7 @@ export class GroupsController {
   @ApiGroupRoute('replace')
   async replaceGroup(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', GROUP_ID) id: string,
     @Query() query: ScimAttributesQuery,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
@@ -114,7 +115,7 @@ export class GroupsController {
   @ApiGroupRoute('patch')
   async patchGroup(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', GROUP_ID) id: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,
@@ -134,7 +135,7 @@ export class GroupsController {
   @ApiGroupRoute('delete')
   async deleteGroup(
     @Caller() caller: Principal,
-    @Param('id') id: string,
+    @Param('id', GROUP_ID) id: string,
     @Headers('if-match') ifMatch: string | undefined,
   ): Promise<void> {
     await this.groups.deleteGroup(caller.tenantId, id, ifMatch);

@@ -107,6 +107,8 @@ export class GroupsRepository {
         joiningIds(write.members),
       );
       if (unknown.length) return { outcome: 'unknown-members', ids: unknown };
+      if (await nameTaken(tx, tenantId, write.name))
+        return { outcome: 'name-taken' };
       const [group] = await tx.$queryRaw<GroupRow[]>(Prisma.sql`
         INSERT INTO role AS r (tenant_id, name, external_id)
         VALUES (${tenantId}, ${write.name}, ${write.externalId})
@@ -142,11 +144,11 @@ export class GroupsRepository {
         joiningIds(write.members),
       );
       if (unknown.length) return { outcome: 'unknown-members', ids: unknown };
-      if (write.name !== current.name) {
-        const [taken] = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
-          SELECT id FROM role WHERE tenant_id = ${tenantId} AND name = ${write.name}`);
-        if (taken) return { outcome: 'name-taken' };
-      }
+      if (
+        write.name !== current.name &&
+        (await nameTaken(tx, tenantId, write.name, id))
+      )
+        return { outcome: 'name-taken' };
       const renamed = write.name !== current.name;
       const changed = await changeMembers(
         tx,
@@ -205,6 +207,24 @@ export class GroupsRepository {
       return work(tx);
     });
   }
+}
+
+/**
+ * Whether another Group of the tenant has `name` in any case: Groups are
+ * found by displayName, which compares case-insensitively (RFC 7643).
+ * Group writes are queued per tenant, so the answer holds until commit.
+ */
+async function nameTaken(
+  tx: Tx,
+  tenantId: string,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const [taken] = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+    SELECT id FROM role
+     WHERE tenant_id = ${tenantId} AND lower(name) = lower(${name})
+       AND id IS DISTINCT FROM ${exceptId ?? null}::text`);
+  return taken !== undefined;
 }
 
 /**
