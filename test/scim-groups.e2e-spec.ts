@@ -14,7 +14,9 @@ const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const WEAK_TAG = /^W\/"[A-Za-z0-9_-]{22}"$/;
 
 const file = {
-  tenant: { id: 'groups', name: 'Groups', adminRoles: ['admin'] },
+  // 'admin' is a role like any other here; the tenant's admin role is held
+  // by nobody in this file.
+  tenant: { id: 'groups', name: 'Groups', adminRoles: ['owner'] },
   identities: [
     {
       identityId: 'ada',
@@ -378,6 +380,47 @@ describe('SCIM Groups', () => {
         scimType,
       });
     }
+  });
+
+  it('reads the tenant’s admin roles but does not change who holds them (403)', async () => {
+    tenant = await t.newTenant({
+      ...file,
+      identities: [
+        ...file.identities,
+        { identityId: 'olga', roles: ['owner'] },
+      ],
+    });
+    base = `/${tenant.id}/scim/v2`;
+    const owner = await findByName('owner');
+    const refused = {
+      schemas: [ERROR],
+      status: '403',
+      detail:
+        "The Group is one of the tenant's admin roles: who holds it is set by the tenant's configuration (adminRoles), not by provisioning.",
+    };
+    const before = (await events()).length;
+    for (const attempt of [
+      scim('post', '/Groups', { schemas: [GROUP], displayName: 'owner' }),
+      patch(owner.id, [
+        { op: 'add', path: 'members', value: [{ value: 'carol' }] },
+      ]),
+      patch(owner.id, [
+        { op: 'replace', path: 'displayName', value: 'former owner' },
+      ]),
+      patch((await findByName('staff')).id, [
+        { op: 'replace', path: 'displayName', value: 'owner' },
+      ]),
+      scim('put', `/Groups/${owner.id}`, {
+        schemas: [GROUP],
+        displayName: 'owner',
+        members: [],
+      }),
+      scim('delete', `/Groups/${owner.id}`),
+    ])
+      expect((await attempt.expect(403)).body).toStrictEqual(refused);
+    expect(await roles('olga')).toStrictEqual([{ name: 'owner' }]);
+    expect(await roles('carol')).toStrictEqual([]);
+    expect((await events()).length).toBe(before);
   });
 
   it('replaces a Group with PUT, members set', async () => {

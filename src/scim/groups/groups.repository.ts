@@ -30,6 +30,7 @@ export interface GroupWrite {
 export type CreateOutcome =
   | { outcome: 'done'; group: GroupRow }
   | { outcome: 'name-taken' }
+  | { outcome: 'admin-role' }
   | { outcome: 'unknown-members'; ids: string[] };
 
 export type WriteOutcome =
@@ -107,6 +108,8 @@ export class GroupsRepository {
         joiningIds(write.members),
       );
       if (unknown.length) return { outcome: 'unknown-members', ids: unknown };
+      if (await isAdminRole(tx, tenantId, write.name))
+        return { outcome: 'admin-role' };
       if (await nameTaken(tx, tenantId, write.name))
         return { outcome: 'name-taken' };
       const [group] = await tx.$queryRaw<GroupRow[]>(Prisma.sql`
@@ -138,6 +141,9 @@ export class GroupsRepository {
       if (!current) return { outcome: 'missing' };
       const write = plan(current);
       if (write === 'stale') return { outcome: 'stale' };
+      for (const name of new Set([current.name, write.name]))
+        if (await isAdminRole(tx, tenantId, name))
+          return { outcome: 'admin-role' };
       const unknown = await lockIdentities(
         tx,
         tenantId,
@@ -177,7 +183,7 @@ export class GroupsRepository {
     tenantId: string,
     id: string,
     expectedVersion?: bigint,
-  ): Promise<'done' | 'missing' | 'stale'> {
+  ): Promise<'done' | 'missing' | 'stale' | 'admin-role'> {
     return this.inGroupWrite(tenantId, async (tx) => {
       const [current] = await tx.$queryRaw<GroupRow[]>(Prisma.sql`
         SELECT ${GROUP_COLUMNS} FROM role r
@@ -185,6 +191,7 @@ export class GroupsRepository {
       if (!current) return 'missing';
       if (expectedVersion !== undefined && current.version !== expectedVersion)
         return 'stale';
+      if (await isAdminRole(tx, tenantId, current.name)) return 'admin-role';
       await tx.$queryRaw(Prisma.sql`
         WITH held AS (
           SELECT identity_id FROM role_assignment
@@ -207,6 +214,21 @@ export class GroupsRepository {
       return work(tx);
     });
   }
+}
+
+/**
+ * Whether `name` is one of the tenant's admin roles (`tenant.adminRoles`):
+ * who holds one is configuration, which a provisioning token may read but
+ * not change, so that it cannot make admins.
+ */
+async function isAdminRole(
+  tx: Tx,
+  tenantId: string,
+  name: string,
+): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ admin: boolean }[]>(Prisma.sql`
+    SELECT ${name} = ANY(admin_roles) AS admin FROM tenant WHERE id = ${tenantId}`);
+  return row?.admin === true;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   Conflict,
+  Forbidden,
   InvalidRequest,
   PreconditionFailed,
 } from '../../common/errors';
@@ -126,6 +127,7 @@ export class GroupsService {
     if (outcome === 'missing') throw new GroupNotFound(id);
     if (outcome === 'stale')
       throw new PreconditionFailed('the current version of the Group');
+    if (outcome === 'admin-role') throw adminRole();
   }
 
   private async update(
@@ -169,6 +171,8 @@ export class GroupsService {
         throw new PreconditionFailed('the current version of the Group');
       case 'name-taken':
         throw new Conflict(`A Group named "${name}" exists already.`);
+      case 'admin-role':
+        throw adminRole();
       case 'unknown-members':
         throw new InvalidRequest(
           `No User ${outcome.ids.map((id) => `"${id}"`).join(', ')} in this tenant; nothing was changed.`,
@@ -212,3 +216,8 @@ function matches(header: string, versionTag: string): boolean {
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .includes(`"${versionTag}"`);
 }
+
+const adminRole = () =>
+  new Forbidden(
+    "The Group is one of the tenant's admin roles: who holds it is set by the tenant's configuration (adminRoles), not by provisioning.",
+  );
