@@ -108,7 +108,7 @@ export class GroupsRepository {
         joiningIds(write.members),
       );
       if (unknown.length) return { outcome: 'unknown-members', ids: unknown };
-      if (await isAdminRole(tx, tenantId, write.name))
+      if ((await adminRoles(tx, tenantId)).includes(write.name))
         return { outcome: 'admin-role' };
       if (await nameTaken(tx, tenantId, write.name))
         return { outcome: 'name-taken' };
@@ -141,9 +141,9 @@ export class GroupsRepository {
       if (!current) return { outcome: 'missing' };
       const write = plan(current);
       if (write === 'stale') return { outcome: 'stale' };
-      for (const name of new Set([current.name, write.name]))
-        if (await isAdminRole(tx, tenantId, name))
-          return { outcome: 'admin-role' };
+      const admin = await adminRoles(tx, tenantId);
+      if (admin.includes(current.name) || admin.includes(write.name))
+        return { outcome: 'admin-role' };
       const unknown = await lockIdentities(
         tx,
         tenantId,
@@ -191,7 +191,8 @@ export class GroupsRepository {
       if (!current) return 'missing';
       if (expectedVersion !== undefined && current.version !== expectedVersion)
         return 'stale';
-      if (await isAdminRole(tx, tenantId, current.name)) return 'admin-role';
+      if ((await adminRoles(tx, tenantId)).includes(current.name))
+        return 'admin-role';
       await tx.$queryRaw(Prisma.sql`
         WITH held AS (
           SELECT identity_id FROM role_assignment
@@ -217,18 +218,14 @@ export class GroupsRepository {
 }
 
 /**
- * Whether `name` is one of the tenant's admin roles (`tenant.adminRoles`):
- * who holds one is configuration, which a provisioning token may read but
- * not change, so that it cannot make admins.
+ * The tenant's admin roles (`tenant.adminRoles`): who holds one is
+ * configuration, which a provisioning token may read but not change, so
+ * that it cannot make admins.
  */
-async function isAdminRole(
-  tx: Tx,
-  tenantId: string,
-  name: string,
-): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ admin: boolean }[]>(Prisma.sql`
-    SELECT ${name} = ANY(admin_roles) AS admin FROM tenant WHERE id = ${tenantId}`);
-  return row?.admin === true;
+async function adminRoles(tx: Tx, tenantId: string): Promise<string[]> {
+  const [row] = await tx.$queryRaw<{ adminRoles: string[] }[]>(Prisma.sql`
+    SELECT admin_roles AS "adminRoles" FROM tenant WHERE id = ${tenantId}`);
+  return row?.adminRoles ?? [];
 }
 
 /**
