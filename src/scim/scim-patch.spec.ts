@@ -1,5 +1,6 @@
 import { InvalidRequest } from '../common/errors';
 import { applyPatch } from './scim-patch';
+import { USER_PATHS } from './scim-schemas';
 
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const USER = {
@@ -12,7 +13,7 @@ const USER = {
   meta: { resourceType: 'User' },
 };
 const patch = (...Operations: object[]) =>
-  applyPatch(USER, { schemas: [PATCH], Operations }, (u) => u.id);
+  applyPatch(USER, { schemas: [PATCH], Operations }, USER_PATHS, (u) => u.id);
 const scimTypeOf = (run: () => unknown) => {
   try {
     run();
@@ -86,7 +87,9 @@ describe('applyPatch', () => {
 
   it('refuses what it cannot apply with the SCIM error type', () => {
     expect(
-      scimTypeOf(() => applyPatch(USER, { Operations: [] }, (u) => u.id)),
+      scimTypeOf(() =>
+        applyPatch(USER, { Operations: [] }, USER_PATHS, (u) => u.id),
+      ),
     ).toBe('invalidSyntax');
     expect(scimTypeOf(() => patch())).toBe('invalidSyntax');
     expect(scimTypeOf(() => patch({ op: 'move', path: 'x' }))).toBe(
@@ -99,5 +102,28 @@ describe('applyPatch', () => {
     expect(
       scimTypeOf(() => patch({ op: 'replace', path: 'id', value: 'x' })),
     ).toBe('mutability');
+  });
+});
+
+describe('applyPatch’s errors', () => {
+  it('never passes on what the library caught or how it prints an operation', () => {
+    const spy = jest
+      .spyOn(require('scim-patch'), 'scimPatch')
+      .mockImplementation(() => {
+        const { InvalidScimPatchOp } = require('scim-patch');
+        throw new InvalidScimPatchOp(
+          'RangeError: Maximum call stack size exceeded',
+        );
+      });
+    try {
+      patch({ op: 'replace', path: 'displayName', value: 'x' });
+      throw new Error('not refused');
+    } catch (error) {
+      expect((error as Error).message).toBe(
+        'The patch cannot be applied to this resource.',
+      );
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
