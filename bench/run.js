@@ -100,8 +100,14 @@ const IDS = Array.from({ length: 1000 }, (_, k) => `u${pad((k * 7919) % SIZE)}`)
 const SMALL_ACCESS = Array.from({ length: 100 }, (_, k) => `bench-small-1-access-${pad(Math.floor((k * Math.max(50, Math.round(SIZE / 100))) / 100))}`);
 
 const API = '/bench/api/identity/v1';
-// The third element marks the scenarios the peer serves.
+const SCIM = '/bench/scim/v2';
+// A provisioning token, made when the run starts (the generated data has none).
+const SCIM_TOKENS = [];
+// The third element marks the scenarios the peer serves; the fourth, those
+// only the service serves (the floor and the peer have no SCIM).
 const BY_PEER = true;
+const SERVICE_ONLY = true;
+const scimFilter = (filter) => `${SCIM}/Users?count=20&filter=${encodeURIComponent(filter)}`;
 const ALL_SCENARIOS = [
   ['GET current identity', () => ({ path: API, tokens: ACCESS }), BY_PEER],
   [`GET current identity (tenant of ${Math.max(50, Math.round(SIZE / 100))})`, () => ({ path: '/small-1/api/identity/v1', tokens: SMALL_ACCESS }), BY_PEER],
@@ -114,6 +120,10 @@ const ALL_SCENARIOS = [
   ['GET friends of the 5,000-friend identity, limit=100', () => ({ path: `${API}/u000000/friends?limit=100`, tokens: APPS })],
   ['GET roles', () => ({ path: `${API}/roles`, tokens: ACCESS }), BY_PEER],
   ['PUT display name', () => ({ path: API, tokens: ACCESS, put: true })],
+  // What Entra ID and Okta send before each write: one User by userName.
+  ['SCIM Users by userName', () => ({ paths: IDS.map((id) => scimFilter(`userName eq "${id}"`)), tokens: SCIM_TOKENS }), false, SERVICE_ONLY],
+  // A filter that reads every User of the tenant: four comparisons, paged.
+  ['SCIM Users, 4-comparison filter', () => ({ paths: IDS.map((id) => scimFilter(`emails co "${id.slice(-3)}@" and displayName sw "User" and active eq true and not (externalId pr)`)), tokens: SCIM_TOKENS }), false, SERVICE_ONLY],
 ];
 const SCENARIOS = ALL_SCENARIOS.filter(([name]) => !values.only || name.includes(values.only));
 
@@ -241,11 +251,19 @@ async function main() {
       stdio: 'inherit',
     });
   }
+  SCIM_TOKENS.push(
+    execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'token', 'create', '--tenant', 'bench', '--app', 'bench-scim', '--scope', 'scim:provision'], {
+      env: { PATH: process.env.PATH, DATABASE_URL },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim(),
+  );
   await verifySameBodies();
   const service = await runAll(SERVICE, 3201, {});
   const peer = await runAll(PEER, 3203, {}, SCENARIOS.filter(([, , byPeer]) => byPeer));
-  const floor = await runAll(FLOOR, 3202, {});
-  const unnamed = values.unnamed ? await runAll(FLOOR, 3204, { BASELINE_STATEMENTS: 'unnamed' }) : undefined;
+  const floorScenarios = SCENARIOS.filter(([, , , serviceOnly]) => !serviceOnly);
+  const floor = await runAll(FLOOR, 3202, {}, floorScenarios);
+  const unnamed = values.unnamed ? await runAll(FLOOR, 3204, { BASELINE_STATEMENTS: 'unnamed' }, floorScenarios) : undefined;
   const ratio = (a, b) => (b ? Number((a.rps / b.rps).toFixed(2)) : undefined);
   const rows = SCENARIOS.map(([scenario]) => {
     const [s, p, b, u] = [service, peer, floor, unnamed].map((server) => server?.results.get(scenario));
@@ -260,14 +278,14 @@ async function main() {
   const cells = (f) => (f ? `${f.rps} | ${f.p50} | ${f.p99}` : '– | – | –');
   for (const r of rows) {
     const figures = [r.service, r.peer, r.baseline, ...(unnamed ? [r.unnamedBaseline] : [])].map(cells);
-    const quotients = [r.ratio, r.peerRatio ?? '–', ...(unnamed ? [r.unnamedRatio] : [])];
+    const quotients = [r.ratio ?? '–', r.peerRatio ?? '–', ...(unnamed ? [r.unnamedRatio] : [])];
     console.log(`| ${r.scenario} | ${figures.join(' | ')} | ${quotients.join(' | ')} |`);
   }
   // What each request costs in CPU, which sets requests per second per core
   // (docs/operations.md, Capacity): the server's process and PostgreSQL's.
   console.log('\n| Scenario | Service CPU ms/req | its PostgreSQL CPU ms/req | Floor CPU ms/req | its PostgreSQL CPU ms/req |');
   console.log('|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.scenario} | ${r.service?.serverCpuMs} | ${r.service?.postgresCpuMs} | ${r.baseline?.serverCpuMs} | ${r.baseline?.postgresCpuMs} |`);
+  for (const r of rows) console.log(`| ${r.scenario} | ${r.service?.serverCpuMs} | ${r.service?.postgresCpuMs} | ${r.baseline?.serverCpuMs ?? '–'} | ${r.baseline?.postgresCpuMs ?? '–'} |`);
   const failures = rows.flatMap((r) =>
     [['service', r.service], ['peer', r.peer], ['floor', r.baseline], ['unnamed floor', r.unnamedBaseline]]
       .filter(([, f]) => f?.errors)
@@ -275,7 +293,7 @@ async function main() {
   );
   console.log(failures.length ? `\nFailed requests (errors, timeouts, non-2xx): ${failures.join('; ')}` : '\nNo request failed.');
   console.log(
-    `Peak RSS of the service: ${service.peakRss} MB (of the peer: ${peer.peakRss ?? '–'} MB, of the floor: ${floor.peakRss} MB); ` +
+    `Peak RSS of the service: ${service.peakRss} MB (of the peer: ${peer.peakRss ?? '–'} MB, of the floor: ${floor.peakRss ?? '–'} MB); ` +
       `after each scenario: ${[...service.results.values()].map((s) => s.peakRssMb).join(', ')} MB`,
   );
   if (QUICK || values.only || values.duration || values.service || values['node-flags'] || values['cpu-prof'] || values['heap-prof'])

@@ -219,8 +219,7 @@ describe('SCIM Groups', () => {
       schemas: [ERROR],
       status: '400',
       scimType: 'invalidFilter',
-      detail:
-        '"title" cannot be filtered on; use id, displayName, externalId or members.value.',
+      detail: 'The filter is not valid: "title" cannot be filtered on.',
     });
     await scim(
       'get',

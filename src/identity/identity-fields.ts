@@ -33,6 +33,14 @@ export interface FieldSpec {
   primaryOf?: string;
   /** The value whose change makes this flag false again. */
   verifies?: string;
+  /**
+   * The core SCIM User attribute that shows it (docs/scim.md, the mapping);
+   * a field without one is an attribute of the identity extension, derived
+   * from this table with no SCIM code written.
+   */
+  scim?: string;
+  /** Compared exactly, case included (an identifier), in SCIM filters. */
+  caseExact?: true;
   description: string;
   /** The demo tenant's alice. */
   example: unknown;
@@ -43,10 +51,12 @@ export interface FieldSpec {
 export const IDENTITY_FIELDS = {
   identityId: {
     column: 'identity_id', kind: 'id', editable: false, public: true,
+    scim: 'id',
     description: 'unique identifier of the identity', example: 'alice',
   },
   disabled: {
     column: 'disabled', kind: 'flag', editable: false, public: true,
+    scim: 'active',
     description: 'true if the identity is disabled', example: false,
   },
   isArchived: {
@@ -55,23 +65,28 @@ export const IDENTITY_FIELDS = {
   },
   displayName: {
     column: 'display_name', kind: 'text', editable: true, public: true,
+    scim: 'displayName',
     description: 'display name', example: 'Alice Martin',
   },
   userName: {
     column: 'user_name', kind: 'text', editable: true, public: true,
+    scim: 'userName',
     description: 'the profile user name, unique in the tenant (in any case)', example: 'alice',
   },
   externalId: {
     column: 'external_id', kind: 'text', editable: false, public: false,
+    scim: 'externalId',
     description: "a provisioning client's id of the identity (SCIM externalId)", example: 'alice-ext-1',
   },
   emailAddress: {
     column: 'email_address', kind: 'email', editable: true, public: false,
+    scim: 'emails',
     primaryOf: 'emailAddresses',
     description: 'primary e-mail address', example: 'alice@demo.example',
   },
   emailAddresses: {
     column: 'email_addresses', kind: 'emails', editable: true, public: false,
+    scim: 'emails',
     description: 'all e-mail addresses, the primary first',
     example: ['alice@demo.example', 'alice.martin@mail.example'],
   },
@@ -82,6 +97,7 @@ export const IDENTITY_FIELDS = {
   },
   givenName: {
     column: 'given_name', kind: 'text', editable: true, public: true,
+    scim: 'name.givenName',
     primaryOf: 'givenNames',
     description: 'primary given name', example: 'Alice',
   },
@@ -91,6 +107,7 @@ export const IDENTITY_FIELDS = {
   },
   surname: {
     column: 'surname', kind: 'text', editable: true, public: true,
+    scim: 'name.familyName',
     primaryOf: 'surnames',
     description: 'primary surname', example: 'Martin',
   },
@@ -100,6 +117,7 @@ export const IDENTITY_FIELDS = {
   },
   locality: {
     column: 'locality', kind: 'locality', editable: true, public: true,
+    scim: 'locale',
     primaryOf: 'localities',
     description: 'language code, xx-XX', example: 'fr-FR',
   },
@@ -109,6 +127,7 @@ export const IDENTITY_FIELDS = {
   },
   mobilePhone: {
     column: 'mobile_phone', kind: 'text', editable: true, public: false,
+    scim: 'phoneNumbers',
     description: 'mobile phone number', example: '+33 6 12 34 56 78',
   },
   mobilePhoneVerified: {
@@ -118,6 +137,7 @@ export const IDENTITY_FIELDS = {
   },
   privatePersonalIdentifier: {
     column: 'private_personal_identifier', kind: 'text', editable: false, public: false,
+    caseExact: true,
     description: 'a unique identifier', example: 'demo-ppid-alice',
   },
   lastLogin: {
@@ -127,6 +147,7 @@ export const IDENTITY_FIELDS = {
   },
   smallPictures: {
     column: 'small_pictures', kind: 'urls', editable: true, public: true,
+    scim: 'photos',
     description: 'small profile pictures; left out when there are none',
     example: ['https://pictures.demo.example/alice/s.jpg'],
   },
@@ -137,6 +158,7 @@ export const IDENTITY_FIELDS = {
   },
   largePictures: {
     column: 'large_pictures', kind: 'urls', editable: true, public: true,
+    scim: 'photos',
     description: 'large profile pictures; left out when there are none',
     example: ['https://pictures.demo.example/alice/l.jpg'],
   },
@@ -146,6 +168,7 @@ export const IDENTITY_FIELDS = {
   },
   oldIdentityIds: {
     column: 'old_identity_ids', kind: 'texts', editable: false, public: false,
+    caseExact: true,
     description: 'identifiers of identities merged into this one', example: ['alice-old'],
   },
   properties: {

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import type { ScimType } from '../common/errors';
 import { RouteNotFound } from '../common/errors';
-import { ApiTenant } from '../common/http/api-docs';
+import { ApiAccessToken, ApiTenant } from '../common/http/api-docs';
 import { problemHeaders, PROBLEMS } from '../common/http/api-problems';
 import { domainProblem } from '../common/http/problem';
 import {
@@ -90,9 +90,10 @@ export const ScimRoute = (...statuses: number[]) =>
   applyDecorators(
     Access('scim'),
     ApiBearerAuth('bearer'),
+    ApiAccessToken(),
     ApiTenant(),
     ApiExtraModels(ScimErrorResponse),
-    ...[400, 401, 403, 406, 429, 500, 503, ...statuses].map((status) =>
+    ...[400, 401, 403, 406, 429, 431, 500, 503, ...statuses].map((status) =>
       ApiResponse(scimErrorResponse(status)),
     ),
   );
@@ -101,3 +102,99 @@ export const ScimRoute = (...statuses: number[]) =>
 export const scimContent = (schema: object) => ({
   [SCIM_CONTENT_TYPE]: { schema },
 });
+
+const TEXT = (maxLength: number, description?: string) => ({
+  type: 'string',
+  maxLength,
+  pattern: '^[^\\u0000]*$',
+  ...(description && { description }),
+});
+const SCHEMAS = (...urns: string[]) => ({
+  type: 'array',
+  minItems: 1,
+  maxItems: 8,
+  items: { type: 'string', enum: urns },
+  example: [urns[0]],
+});
+const PATHS = {
+  oneOf: [
+    { type: 'array', maxItems: 100, items: TEXT(1024) },
+    TEXT(8192, 'comma-separated'),
+  ],
+};
+const INDEX = {
+  type: 'integer',
+  format: 'int32',
+  minimum: -999999999,
+  maximum: 999999999,
+};
+
+/** A SearchRequest (RFC 7644 §3.4.3): the query of a GET, as a body. */
+export const SEARCH_REQUEST_BODY = {
+  type: 'object',
+  properties: {
+    schemas: SCHEMAS('urn:ietf:params:scim:api:messages:2.0:SearchRequest'),
+    attributes: PATHS,
+    excludedAttributes: PATHS,
+    filter: {
+      ...TEXT(2048, 'a SCIM filter (at most 20 comparisons, 8 levels)'),
+      minLength: 1,
+    },
+    startIndex: INDEX,
+    count: INDEX,
+    sortBy: TEXT(1024, 'ignored'),
+    sortOrder: { type: 'string', enum: ['ascending', 'descending'] },
+  },
+};
+
+/** A PatchOp (RFC 7644 §3.5.2): at most 500 operations. */
+export const PATCH_OP_BODY = {
+  type: 'object',
+  required: ['schemas', 'Operations'],
+  properties: {
+    schemas: SCHEMAS('urn:ietf:params:scim:api:messages:2.0:PatchOp'),
+    Operations: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 500,
+      items: {
+        type: 'object',
+        required: ['op'],
+        properties: {
+          op: {
+            type: 'string',
+            description: 'add, replace or remove, in any case',
+            maxLength: 7,
+            pattern: '^[A-Za-z]{3,7}$',
+          },
+          path: TEXT(1024, 'an attribute path of the resource’s schemas'),
+          value: {
+            description:
+              'the value: a string, number, boolean, object or array (at most 100 values in any one array or object)',
+          },
+        },
+      },
+    },
+  },
+};
+
+/** A User as POST and PUT take it: userName is required. */
+export const USER_BODY = {
+  type: 'object',
+  required: ['userName'],
+  additionalProperties: true,
+  properties: {
+    schemas: SCHEMAS(
+      'urn:ietf:params:scim:schemas:core:2.0:User',
+      'urn:ietf:params:scim:schemas:extension:identity:2.0:User',
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+    ),
+    userName: {
+      ...TEXT(512, 'unique in the tenant in any case'),
+      minLength: 1,
+    },
+    externalId: TEXT(512),
+    displayName: TEXT(512),
+    active: { type: 'boolean' },
+  },
+};

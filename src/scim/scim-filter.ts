@@ -3,15 +3,24 @@ import { InvalidRequest } from '../common/errors';
 import { Prisma } from '../generated/prisma/client';
 import { USER_SCHEMA } from './scim-schemas';
 
-/** How an attribute is compared: its SQL, its kind, and whether case matters. */
+/**
+ * How an attribute is compared: its SQL, its kind, and whether case matters.
+ * A `texts` attribute has many values: an array column, or, with `some`,
+ * rows elsewhere (`some(condition)` is true when one value `v.value`
+ * satisfies the condition).
+ */
 interface Filterable {
   sql: Prisma.Sql;
   kind: 'text' | 'texts' | 'flag' | 'time';
   caseExact?: boolean;
+  some?: (condition: Prisma.Sql) => Prisma.Sql;
 }
 
-/** What a filter may name, by lower-case attribute path; columns of identity `i`. */
+/** What a filter may name, by lower-case attribute path. */
 export type FilterAttributes = Record<string, Filterable>;
+
+/** The limits of a filter's size (docs/scim.md): each is answered 400 invalidFilter. */
+export const FILTER_LIMITS = { length: 2048, terms: 20, depth: 8 };
 
 const invalidFilter = (detail: string) =>
   new InvalidRequest(
@@ -51,12 +60,17 @@ export function filterToSql(
   attributes: FilterAttributes,
   schema = USER_SCHEMA,
 ): Prisma.Sql {
+  if (filter.length > FILTER_LIMITS.length)
+    throw invalidFilter(
+      `it is longer than ${FILTER_LIMITS.length} characters.`,
+    );
   let tree: Filter;
   try {
     tree = parse(filter);
   } catch {
-    throw invalidFilter(`cannot parse "${filter.slice(0, 200)}".`);
+    throw invalidFilter(`cannot parse "${quote(filter)}".`);
   }
+  checkSize(tree);
   const attribute = (path: string) => {
     const lower = path.toLowerCase();
     const prefix = `${schema.toLowerCase()}:`;
@@ -97,22 +111,62 @@ export function filterToSql(
     return toSql(tree);
   } catch (error) {
     if (error instanceof InvalidRequest) throw error;
-    throw invalidFilter(`cannot parse "${filter.slice(0, 200)}".`);
+    throw invalidFilter(`cannot parse "${quote(filter)}".`);
   }
 }
 
-function present({ sql, kind }: Filterable): Prisma.Sql {
-  if (kind === 'texts') return Prisma.sql`cardinality(${sql}) > 0`;
+/** A filter as an error detail quotes it: never a whole hostile input. */
+const quote = (filter: string) =>
+  filter.length > 100 ? `${filter.slice(0, 100)}…` : filter;
+
+/**
+ * Refuses a filter with more comparisons, or deeper nesting, than
+ * FILTER_LIMITS allows: each comparison is a condition PostgreSQL evaluates
+ * on every row of the tenant.
+ */
+function checkSize(tree: Filter) {
+  let terms = 0;
+  const stack: [Filter, number][] = [[tree, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > FILTER_LIMITS.depth)
+      throw invalidFilter(
+        `it nests deeper than ${FILTER_LIMITS.depth} levels.`,
+      );
+    if (node.op === 'and' || node.op === 'or')
+      for (const f of node.filters) stack.push([f, depth + 1]);
+    else if (node.op === 'not') stack.push([node.filter, depth + 1]);
+    else if (node.op === '[]') stack.push([node.valFilter, depth + 1]);
+    else if (++terms > FILTER_LIMITS.terms)
+      throw invalidFilter(
+        `it has more than ${FILTER_LIMITS.terms} comparisons.`,
+      );
+  }
+}
+
+/** Some value of a many-valued attribute satisfies `condition` (on `v.value`). */
+const some = ({ sql, some }: Filterable, condition: Prisma.Sql) =>
+  some
+    ? some(condition)
+    : Prisma.sql`EXISTS (SELECT 1 FROM unnest(${sql}) AS v(value) WHERE ${condition})`;
+
+function present(attribute: Filterable): Prisma.Sql {
+  const { sql, kind } = attribute;
+  if (kind === 'texts')
+    return attribute.some
+      ? some(attribute, Prisma.sql`TRUE`)
+      : Prisma.sql`cardinality(${sql}) > 0`;
   if (kind === 'text') return Prisma.sql`coalesce(${sql} <> '', false)`;
   return Prisma.sql`(${sql}) IS NOT NULL`;
 }
 
 function compare(
-  { sql, kind, caseExact }: Filterable,
+  attribute: Filterable,
   op: string,
   value: unknown,
   path: string,
 ): Prisma.Sql {
+  const { sql, kind, caseExact } = attribute;
   if (kind === 'flag') {
     if ((op !== 'eq' && op !== 'ne') || typeof value !== 'boolean')
       throw invalidFilter(`"${path}" takes eq or ne with true or false.`);
@@ -138,9 +192,9 @@ function compare(
       : Prisma.sql`${fold(column)} ${Prisma.raw(COMPARISONS[op])} ${operand}`;
   if (kind === 'texts') {
     // ne: no value equals it; the others: some value matches.
-    const some = Prisma.sql`EXISTS (SELECT 1 FROM unnest(${sql}) AS v(value) WHERE ${condition(Prisma.sql`v.value`)})`;
-    if (op !== 'ne') return some;
-    return Prisma.sql`NOT EXISTS (SELECT 1 FROM unnest(${sql}) AS v(value) WHERE ${fold(Prisma.sql`v.value`)} = ${operand})`;
+    const value = Prisma.sql`v.value`;
+    if (op !== 'ne') return some(attribute, condition(value));
+    return Prisma.sql`NOT ${some(attribute, Prisma.sql`${fold(value)} = ${operand}`)}`;
   }
   if (op === 'ne') return Prisma.sql`${fold(sql)} IS DISTINCT FROM ${operand}`;
   return Prisma.sql`coalesce(${condition(sql)}, false)`;

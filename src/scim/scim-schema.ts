@@ -70,23 +70,35 @@ export function complex(
   };
 }
 
-/** The usual sub-attributes of a multi-valued attribute (RFC 7643 §2.4). */
+/**
+ * The usual sub-attributes of a multi-valued attribute (RFC 7643 §2.4);
+ * `derived` describes `type` or `primary` when the service computes it
+ * rather than keeping what a client sent (it is then read-only).
+ */
 export function multiValued(
   name: string,
   description: string,
   value: ScimAttribute,
   types: string[],
   options: Options = {},
+  derived: { type?: string; primary?: string } = {},
 ): ScimAttribute {
+  const readOnly = { mutability: 'readOnly' } as const;
   return complex(
     name,
     description,
     [
       value,
-      attribute('type', 'string', 'the kind of value', {
+      attribute('type', 'string', derived.type ?? 'the kind of value', {
         canonicalValues: types,
+        ...(derived.type && readOnly),
       }),
-      attribute('primary', 'boolean', 'the preferred value', {}),
+      attribute(
+        'primary',
+        'boolean',
+        derived.primary ?? 'the preferred value',
+        derived.primary ? readOnly : {},
+      ),
     ],
     { multiValued: true, ...options },
   );

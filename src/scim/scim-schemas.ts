@@ -1,13 +1,22 @@
-import { attribute, complex, multiValued, ScimSchema } from './scim-schema';
+import { EXTENSION_FIELDS, fieldAttribute } from './scim-fields';
+import type { PathModel } from './scim-path';
+import {
+  attribute,
+  complex,
+  multiValued,
+  ScimAttribute,
+  ScimSchema,
+} from './scim-schema';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const IDENTITY_EXTENSION =
   'urn:ietf:params:scim:schemas:extension:identity:2.0:User';
+/** RFC 7643 §4.3: accepted in a User and ignored (docs/scim.md). */
+export const ENTERPRISE_EXTENSION =
+  'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 const readOnly = { mutability: 'readOnly' } as const;
-const texts = (name: string, description: string) =>
-  attribute(name, 'string', description, { multiValued: true });
 
 /** The core User schema, reduced to the attributes an identity holds (docs/scim.md). */
 export const USER: ScimSchema = {
@@ -42,93 +51,39 @@ export const USER: ScimSchema = {
       'e-mail addresses; the primary one is the identity’s e-mail address',
       attribute('value', 'string', 'the e-mail address'),
       ['work', 'other'],
+      {},
+      { type: 'work for the primary address, other for the rest' },
     ),
     multiValued(
       'phoneNumbers',
       'phone numbers; only the mobile one is kept',
       attribute('value', 'string', 'the phone number'),
       ['mobile'],
+      {},
+      { primary: 'true: the mobile number is the only one kept' },
     ),
     multiValued(
       'photos',
       'pictures: large ones as photo, small ones as thumbnail',
       attribute('value', 'reference', 'the URL of the picture'),
       ['photo', 'thumbnail'],
+      {},
+      { primary: 'true for the first photo' },
     ),
   ],
 };
 
-/** What an identity holds beyond the core User schema. */
+/**
+ * What an identity holds beyond the core User schema: every field of the
+ * identity table that no core attribute shows (scim-fields.ts), then its
+ * accounts.
+ */
 export const IDENTITY: ScimSchema = {
   id: IDENTITY_EXTENSION,
   name: 'Identity',
   description: 'The rest of the identity behind a User',
   attributes: [
-    texts('givenNames', 'all given names; givenName of name is the first'),
-    texts('surnames', 'all surnames; familyName of name is the first'),
-    texts('localities', 'all languages, xx-XX; locale is the first'),
-    attribute('mediumPictures', 'reference', 'medium profile pictures', {
-      multiValued: true,
-    }),
-    complex(
-      'properties',
-      'custom properties, each a name and a value',
-      [
-        attribute('name', 'string', 'the name of the property', {
-          required: true,
-          caseExact: true,
-        }),
-        attribute('value', 'string', 'its value', {
-          required: true,
-          caseExact: true,
-        }),
-      ],
-      { multiValued: true },
-    ),
-    attribute(
-      'isArchived',
-      'boolean',
-      'true if the identity is archived',
-      readOnly,
-    ),
-    attribute(
-      'emailAddressVerified',
-      'boolean',
-      'true if the primary e-mail address is verified',
-      readOnly,
-    ),
-    attribute(
-      'mobilePhoneVerified',
-      'boolean',
-      'true if the mobile phone is verified',
-      readOnly,
-    ),
-    attribute('privatePersonalIdentifier', 'string', 'a unique identifier', {
-      ...readOnly,
-      caseExact: true,
-    }),
-    attribute(
-      'lastLogin',
-      'dateTime',
-      'time of the last authentication',
-      readOnly,
-    ),
-    attribute(
-      'userNamePasswordAccountUserName',
-      'string',
-      "the user name of the identity's username/password account",
-      readOnly,
-    ),
-    attribute(
-      'oldIdentityIds',
-      'string',
-      'ids of identities merged into this one',
-      {
-        ...readOnly,
-        multiValued: true,
-        caseExact: true,
-      },
-    ),
+    ...EXTENSION_FIELDS.map(([name, spec]) => fieldAttribute(name, spec)),
     complex(
       'accounts',
       'the login accounts linked to the identity',
@@ -204,6 +159,39 @@ export const GROUP: ScimSchema = {
 };
 
 export const SCHEMAS = [USER, IDENTITY, GROUP];
+
+/** The attributes every resource has (RFC 7643 §3.1), none of them in a schema. */
+export const COMMON: ScimAttribute[] = [
+  attribute('id', 'string', 'the id the service assigned', {
+    ...readOnly,
+    caseExact: true,
+    returned: 'always',
+    uniqueness: 'server',
+  }),
+  attribute('externalId', 'string', 'the id the client knows it by', {
+    caseExact: true,
+  }),
+  complex(
+    'meta',
+    'the resource’s metadata',
+    [
+      attribute('resourceType', 'string', 'User or Group', readOnly),
+      attribute('created', 'dateTime', 'when it was created', readOnly),
+      attribute('lastModified', 'dateTime', 'when it last changed', readOnly),
+      attribute('location', 'reference', 'its URI', readOnly),
+      attribute('version', 'string', 'its ETag', readOnly),
+    ],
+    readOnly,
+  ),
+];
+
+/** What a User's PATCH paths may name. */
+export const USER_PATHS: PathModel = {
+  core: USER,
+  extensions: [IDENTITY],
+  common: COMMON,
+  ignored: [ENTERPRISE_EXTENSION],
+};
 
 /** The resource types, as /ResourceTypes lists them (RFC 7643 §6). */
 export const RESOURCE_TYPES = [

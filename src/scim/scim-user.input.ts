@@ -1,7 +1,9 @@
 import { InvalidRequest } from '../common/errors';
-import type { IdentityUpdate } from '../identity/identity-fields';
-import { MAX_TEXT } from '../identity/identity-update.rules';
+import { PRIMARIES, type IdentityUpdate } from '../identity/identity-fields';
+import type { IdentityRecord } from '../identity/identity.record';
+import { MAX_ITEMS, MAX_TEXT } from '../identity/identity-update.rules';
 import { UpdateIdentityPipe } from '../identity/update-identity.pipe';
+import { EXTENSION_FIELDS, readField } from './scim-fields';
 import { IDENTITY_EXTENSION } from './scim-schemas';
 
 /** What a SCIM User asks of its identity. */
@@ -38,10 +40,20 @@ function flag(value: unknown, name: string, absent: boolean): boolean {
   throw invalid(`${name} must be true or false.`);
 }
 
+/**
+ * A list no longer than `max`, checked before anything is done with its
+ * values, so that a body's cost stays proportional to what may be kept.
+ */
+function bounded(list: unknown[], name: string, max = MAX_ITEMS) {
+  if (list.length > max)
+    throw invalid(`${name} must have at most ${max} items.`);
+  return list;
+}
+
 /** A multi-valued complex attribute: its entries, each an object. */
-function entries(value: unknown, name: string): Json[] {
+function entries(value: unknown, name: string, max = MAX_ITEMS): Json[] {
   if (value === undefined || value === null) return [];
-  const list = Array.isArray(value) ? value : [value];
+  const list = bounded(Array.isArray(value) ? value : [value], name, max);
   if (!list.every(isObject))
     throw invalid(`${name} must be an array of objects.`);
   return list;
@@ -57,33 +69,18 @@ const typed = (list: Json[], type: string) =>
     (e) => typeof e.type === 'string' && e.type.toLowerCase() === type,
   );
 
-function strings(value: unknown, name: string): string[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
-    throw invalid(`${name} must be an array of strings.`);
-  return value;
-}
-
-/** The extension's attributes, when the resource has the extension at all. */
+/**
+ * The extension's editable attributes, when the resource has the extension
+ * at all: each field of the table the core schema does not show.
+ */
 function extension(resource: Json): IdentityUpdate {
   const ext = resource[IDENTITY_EXTENSION];
   if (ext === undefined) return {};
   if (!isObject(ext)) throw invalid(`${IDENTITY_EXTENSION} must be an object.`);
-  const properties: Record<string, string> = {};
-  entries(ext.properties, 'properties').forEach((p, i) => {
-    const name = text(p.name, `properties[${i}].name`);
-    const value = text(p.value, `properties[${i}].value`);
-    if (name === null || value === null)
-      throw invalid(`properties[${i}] needs a name and a value.`);
-    properties[name] = value;
-  });
-  return {
-    givenNames: strings(ext.givenNames, 'givenNames'),
-    surnames: strings(ext.surnames, 'surnames'),
-    localities: strings(ext.localities, 'localities'),
-    mediumPictures: strings(ext.mediumPictures, 'mediumPictures'),
-    properties,
-  };
+  const update: Record<string, unknown> = {};
+  for (const [field, spec] of EXTENSION_FIELDS)
+    if (spec.editable) update[field] = readField(spec.kind, ext[field], field);
+  return update as IdentityUpdate;
 }
 
 /**
@@ -91,11 +88,15 @@ function extension(resource: Json): IdentityUpdate {
  * result), checked with the identity API's own value rules. Attributes of
  * other schemas are ignored; the extension's attributes are replaced only
  * when the resource carries the extension, so that a client that does not
- * know it leaves them alone.
+ * know it leaves them alone. With `current`, only the fields that differ
+ * from it are in the update and checked: a value the identity already has
+ * (one an import allowed, say) never stops a directory from changing
+ * another, such as deactivating the user.
  */
 export function fromScimUser(
   resource: unknown,
   userNameRequired = true,
+  current?: IdentityRecord,
 ): UserInput {
   if (!isObject(resource)) throw invalid('The body must be a JSON object.');
   const userName = text(resource.userName, 'userName');
@@ -109,7 +110,7 @@ export function fromScimUser(
     emails.find((e) => flag(e.primary, 'emails.primary', false)) ??
     typed(emails, 'work')[0] ??
     emails[0];
-  const photos = entries(resource.photos, 'photos');
+  const photos = entries(resource.photos, 'photos', 2 * MAX_ITEMS);
   const thumbnails = typed(photos, 'thumbnail');
   const update: IdentityUpdate = {
     userName,
@@ -134,11 +135,38 @@ export function fromScimUser(
     ...extension(resource),
   };
   const externalId = text(resource.externalId, 'externalId');
-  if (externalId !== null && externalId.length > MAX_TEXT)
+  if (
+    externalId !== null &&
+    externalId !== current?.externalId &&
+    externalId.length > MAX_TEXT
+  )
     throw invalid(`externalId must be at most ${MAX_TEXT} characters.`);
+  if (current) {
+    for (const field of Object.keys(update) as (keyof IdentityUpdate)[])
+      if (same(update[field], current[field])) delete update[field];
+    // A list written without its primary value (givenNames without the
+    // givenName of name) is the whole list: its first value becomes the
+    // primary one, rather than the old primary staying in front of it.
+    for (const [primary, list] of PRIMARIES) {
+      const values = update[list as keyof IdentityUpdate] as
+        string[] | null | undefined;
+      const kept = current[primary] as string | null;
+      if (
+        values !== undefined &&
+        update[primary as keyof IdentityUpdate] === undefined &&
+        kept !== null &&
+        !(values ?? []).includes(kept)
+      )
+        (update as Record<string, unknown>)[primary] = values?.[0] ?? null;
+    }
+  }
   return {
     update: new UpdateIdentityPipe().transform(update),
     disabled: !flag(resource.active, 'active', true),
     externalId,
   };
 }
+
+/** Whether a field's new value is the one the identity has (null and [] as absent alike). */
+const same = (next: unknown, now: unknown) =>
+  JSON.stringify(next ?? null) === JSON.stringify(now ?? null);

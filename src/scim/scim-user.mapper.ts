@@ -1,4 +1,5 @@
 import type { IdentityRecord } from '../identity/identity.record';
+import { EXTENSION_FIELDS, renderField } from './scim-fields';
 import { IDENTITY_EXTENSION, USER_SCHEMA } from './scim-schemas';
 
 /** An account of the identity, as the extension lists it. */
@@ -81,23 +82,7 @@ export function toScimUser(
       ],
     }),
     [IDENTITY_EXTENSION]: {
-      givenNames: row.givenNames,
-      surnames: row.surnames,
-      localities: row.localities,
-      ...present({ mediumPictures: row.mediumPictures }),
-      properties: Object.entries(row.properties).map(([name, value]) => ({
-        name,
-        value,
-      })),
-      isArchived: row.isArchived,
-      emailAddressVerified: row.emailAddressVerified,
-      mobilePhoneVerified: row.mobilePhoneVerified,
-      ...present({
-        privatePersonalIdentifier: row.privatePersonalIdentifier,
-        lastLogin: row.lastLogin?.toISOString(),
-        userNamePasswordAccountUserName: row.userNamePasswordAccountUserName,
-      }),
-      oldIdentityIds: row.oldIdentityIds,
+      ...extensionOf(row),
       accounts: row.accounts.map((account) => present({ ...account })),
     },
     meta: {
@@ -108,4 +93,14 @@ export function toScimUser(
       version: etag,
     },
   };
+}
+
+/** The extension's attributes: each field the core schema does not show. */
+function extensionOf(row: ScimUserRow): Record<string, unknown> {
+  const extension: Record<string, unknown> = {};
+  for (const [field, spec] of EXTENSION_FIELDS) {
+    const value = renderField(spec.kind, row[field]);
+    if (value !== undefined) extension[field] = value;
+  }
+  return extension;
 }

@@ -35,10 +35,17 @@ import {
   IDENTITY_ID,
   IDENTITY_ID_MAX_LENGTH,
 } from '../common/validation/field-rules';
-import { ScimRoute, scimContent } from './scim-api-docs';
+import {
+  PATCH_OP_BODY,
+  ScimRoute,
+  scimContent,
+  SEARCH_REQUEST_BODY,
+  USER_BODY,
+} from './scim-api-docs';
 import { ScimContentType } from './scim-content-type.interceptor';
 import type { ScimList } from './scim-list';
 import type { ScimUser } from './scim-user.mapper';
+import { searchQuery } from './scim-search';
 import { ScimAttributesQuery, ScimListQuery } from './scim-users.dto';
 import { ScimUserAnswer, ScimUsersService } from './scim-users.service';
 import { scimBase } from './scim-url';
@@ -67,7 +74,7 @@ const ID = ApiParam({
 });
 const IF_MATCH = ApiIfMatch();
 const BODY = ApiBody({
-  schema: RESOURCE,
+  schema: USER_BODY,
   description: 'a SCIM User (application/scim+json or application/json)',
 });
 
@@ -97,6 +104,29 @@ export class ScimUsersController {
     @Req() req: Request,
   ): Promise<ScimList<ScimUser>> {
     return this.users.list(caller.tenantId, scimBase(req), query);
+  }
+
+  @Post('.search')
+  @HttpCode(200)
+  @ScimRoute(413, 415)
+  @ApiOperation({
+    summary: 'Users a SearchRequest matches (RFC 7644 §3.4.3)',
+    description:
+      'The query of GET /Users as a body: filter, startIndex, count, attributes or excludedAttributes (each a list or a comma-separated string).',
+  })
+  @ApiBody({ schema: SEARCH_REQUEST_BODY })
+  @ApiResponse({
+    status: 200,
+    description: 'a ListResponse',
+    headers: headers(...RATE_LIMIT),
+    content: scimContent(RESOURCE),
+  })
+  searchUsers(
+    @Caller() caller: Principal,
+    @Body() body: unknown,
+    @Req() req: Request,
+  ): Promise<ScimList<ScimUser>> {
+    return this.users.list(caller.tenantId, scimBase(req), searchQuery(body));
   }
 
   @Post()
@@ -181,7 +211,7 @@ export class ScimUsersController {
   })
   @ID
   @IF_MATCH
-  @ApiBody({ schema: RESOURCE, description: 'a PatchOp' })
+  @ApiBody({ schema: PATCH_OP_BODY, description: 'a PatchOp' })
   @answer(200, 'the User')
   async patchUser(
     @Caller() caller: Principal,

@@ -1,12 +1,27 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { maxHeaderSize } from 'node:http';
 import { STORABLE_TEXT } from '../common/validation/field-rules';
 import { MAX_RESULTS } from './scim-discovery.service';
+import { FILTER_LIMITS } from './scim-filter';
 
-const TEXT = { maxLength: maxHeaderSize, pattern: STORABLE_TEXT.source };
+// Within the request's 16 KiB of head (431 past it), as header values are.
+const TEXT = { maxLength: maxHeaderSize / 2, pattern: STORABLE_TEXT.source };
 
 const once = { message: 'must be given once' };
+const storable = { message: 'must not contain U+0000' };
+
+/**
+ * A list of attribute paths may come as repeated parameters
+ * (`attributes=a&attributes=b`, as common SCIM clients send it): the same
+ * as one comma-separated value.
+ */
+const joined = Transform(({ value }: { value: unknown }) =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string')
+    ? value.join(',')
+    : value,
+);
 const INTEGER = /^-?\d{1,9}$/;
 
 /** `attributes` and `excludedAttributes` (RFC 7644 §3.4.2.5). */
@@ -17,7 +32,9 @@ export class ScimAttributesQuery {
     ...TEXT,
   })
   @IsOptional()
+  @joined
   @IsString(once)
+  @Matches(STORABLE_TEXT, storable)
   attributes?: string;
 
   @ApiPropertyOptional({
@@ -26,7 +43,9 @@ export class ScimAttributesQuery {
     ...TEXT,
   })
   @IsOptional()
+  @joined
   @IsString(once)
+  @Matches(STORABLE_TEXT, storable)
   excludedAttributes?: string;
 }
 
@@ -64,9 +83,12 @@ export class ScimListQuery extends ScimPageQuery {
       'a SCIM filter on userName, externalId, id, emails.value, displayName, active, meta.lastModified or meta.created',
     example: 'userName eq "ada@example.org"',
     ...TEXT,
+    minLength: 1,
+    maxLength: FILTER_LIMITS.length,
   })
   @IsOptional()
   @IsString(once)
+  @Matches(STORABLE_TEXT, storable)
   filter?: string;
 }
 
@@ -77,9 +99,12 @@ export class ScimGroupListQuery extends ScimPageQuery {
       'a SCIM filter on id, displayName, externalId or members.value',
     example: 'displayName eq "admin"',
     ...TEXT,
+    minLength: 1,
+    maxLength: FILTER_LIMITS.length,
   })
   @IsOptional()
   @IsString(once)
+  @Matches(STORABLE_TEXT, storable)
   filter?: string;
 }
 

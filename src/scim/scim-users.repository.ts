@@ -3,7 +3,9 @@ import { Database } from '../database/database';
 import { Prisma } from '../generated/prisma/client';
 import { IDENTITY_RECORD_COLUMNS } from '../identity/identity.repository';
 import type { IdentityRecord } from '../identity/identity.record';
+import { extensionFilters } from './scim-fields';
 import type { FilterAttributes } from './scim-filter';
+import { IDENTITY_EXTENSION } from './scim-schemas';
 import type { ScimAccount, ScimUserRow } from './scim-user.mapper';
 
 /** What a Users filter may name (docs/scim.md), over identity `i`. */
@@ -17,6 +19,7 @@ export const USER_FILTER_ATTRIBUTES: FilterAttributes = {
   active: { sql: Prisma.sql`NOT i.disabled`, kind: 'flag' },
   'meta.lastmodified': { sql: Prisma.sql`i.updated_at`, kind: 'time' },
   'meta.created': { sql: Prisma.sql`i.created_at`, kind: 'time' },
+  ...extensionFilters(IDENTITY_EXTENSION),
 };
 
 type Row = IdentityRecord & { createdAt: Date; updatedAt: Date };
@@ -36,6 +39,19 @@ export class ScimUsersRepository {
       SELECT ${COLUMNS} FROM identity i
        WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}`);
     return (await this.withAccounts(tenantId, rows))[0] ?? null;
+  }
+
+  /**
+   * Whether the identity holds one of the tenant's admin roles: SCIM does
+   * not change who holds one, so it neither deactivates nor deletes it.
+   */
+  async holdsAdminRole(tenantId: string, identityId: string): Promise<boolean> {
+    const [row] = await this.database.query<{ admin: boolean }>(Prisma.sql`
+      SELECT EXISTS (
+        SELECT 1 FROM role_assignment ra JOIN tenant t ON t.id = ra.tenant_id
+         WHERE ra.tenant_id = ${tenantId} AND ra.identity_id = ${identityId}
+           AND ra.role_name = ANY (t.admin_roles)) AS admin`);
+    return row.admin;
   }
 
   /**
@@ -82,7 +98,12 @@ export class ScimUsersRepository {
        WHERE tenant_id = ${tenantId}
          AND identity_id IN (${Prisma.join(rows.map((r) => r.identityId))})
        ORDER BY account_id`);
-    const byIdentity = Map.groupBy(accounts, (a) => a.identityId);
+    const byIdentity = new Map<string, ScimAccount[]>();
+    for (const account of accounts) {
+      const list = byIdentity.get(account.identityId);
+      if (list) list.push(account);
+      else byIdentity.set(account.identityId, [account]);
+    }
     return rows.map((row) => ({
       ...row,
       accounts: (byIdentity.get(row.identityId) ?? []).map(

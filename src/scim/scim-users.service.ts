@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { IdentityNotFound, PreconditionFailed } from '../common/errors';
-import { ifMatchAllows } from '../common/http/if-match';
+import {
+  Forbidden,
+  IdentityNotFound,
+  PreconditionFailed,
+} from '../common/errors';
 import { Prisma } from '../generated/prisma/client';
 import { emptyIdentity } from '../identity/identity-fields';
 import { IdentityTags } from '../identity/identity-tags';
@@ -16,7 +19,9 @@ import { project } from './scim-attributes';
 import { filterToSql } from './scim-filter';
 import { listResponse, ScimList } from './scim-list';
 import { applyPatch } from './scim-patch';
-import { IDENTITY_EXTENSION } from './scim-schemas';
+import { IDENTITY_EXTENSION, USER_PATHS } from './scim-schemas';
+import { EXTENSION_FIELDS } from './scim-fields';
+import { scimIfMatchAllows, strongTags } from './scim-if-match';
 import { fromScimUser } from './scim-user.input';
 import { ScimUser, ScimUserRow, toScimUser } from './scim-user.mapper';
 import {
@@ -40,19 +45,18 @@ export interface ScimUserAnswer {
  * attributes (meta is the service's own: scim-patch sets its lastModified).
  */
 const READ_ONLY_EXTENSION = [
-  'isArchived',
-  'emailAddressVerified',
-  'mobilePhoneVerified',
-  'privatePersonalIdentifier',
-  'lastLogin',
-  'userNamePasswordAccountUserName',
-  'oldIdentityIds',
+  ...EXTENSION_FIELDS.filter(([, spec]) => !spec.editable).map(([f]) => f),
   'accounts',
 ];
 const readOnly = (user: ScimUser) => {
   const ext = (user[IDENTITY_EXTENSION] ?? {}) as Record<string, unknown>;
   return [user.id, READ_ONLY_EXTENSION.map((name) => ext[name])];
 };
+
+const adminHolder = (what: string) =>
+  new Forbidden(
+    `The User holds one of the tenant's admin roles: it is not ${what} by provisioning; the tenant's configuration (adminRoles) decides who holds them.`,
+  );
 
 /** Users as identities (docs/scim.md): reads, and writes with the identity API's effects. */
 @Injectable()
@@ -159,17 +163,16 @@ export class ScimUsersService {
     body: unknown,
     ifMatch?: string,
   ): Promise<ScimUserAnswer> {
-    const known = await this.users.findUser(tenantId, identityId);
-    if (!known) throw new IdentityNotFound(identityId);
     return this.write(
       tenantId,
       base,
       identityId,
       ifMatch,
-      (current) =>
+      (current, known) =>
         applyPatch(
           toScimUser({ ...known, ...current }, '', ''),
           body,
+          USER_PATHS,
           readOnly,
         ),
       // An identity made without a userName (by an import, or on sign-in)
@@ -179,8 +182,14 @@ export class ScimUsersService {
   }
 
   /** DELETE: as the identity API deletes (accounts, roles, tokens with it). */
-  delete(tenantId: string, identityId: string, ifMatch?: string) {
-    return this.identityService.deleteIdentity(tenantId, identityId, ifMatch);
+  async delete(tenantId: string, identityId: string, ifMatch?: string) {
+    if (await this.users.holdsAdminRole(tenantId, identityId))
+      throw adminHolder('deleted');
+    return this.identityService.deleteIdentity(
+      tenantId,
+      identityId,
+      strongTags(ifMatch),
+    );
   }
 
   /**
@@ -192,24 +201,40 @@ export class ScimUsersService {
     base: string,
     identityId: string,
     ifMatch: string | undefined,
-    target: (current: IdentityRecord) => unknown,
+    target: (current: IdentityRecord, known: ScimUserRow) => unknown,
     userNameRequired: (current: IdentityRecord) => boolean,
   ): Promise<ScimUserAnswer> {
-    const tag = await this.tags.tagger();
+    const [known, tag, admin] = await Promise.all([
+      this.users.findUser(tenantId, identityId),
+      this.tags.tagger(),
+      this.users.holdsAdminRole(tenantId, identityId),
+    ]);
+    if (!known) throw new IdentityNotFound(identityId);
     const result = await this.identities.updateIdentity(
       tenantId,
       identityId,
       null,
       (current) => {
-        if (!ifMatchAllows(ifMatch, tag(tenantId, identityId, current.version)))
+        if (
+          !scimIfMatchAllows(
+            ifMatch,
+            tag(tenantId, identityId, current.version),
+          )
+        )
           return 'stale';
-        const input = fromScimUser(target(current), userNameRequired(current));
+        const input = fromScimUser(
+          target(current, known),
+          userNameRequired(current),
+          current,
+        );
         const changes: IdentityChanges = applyUpdate(
           current,
           input.update,
         ).changes;
-        if (input.disabled !== current.disabled)
+        if (input.disabled !== current.disabled) {
+          if (input.disabled && admin) throw adminHolder('deactivated');
           changes.disabled = input.disabled;
+        }
         if (input.externalId !== current.externalId)
           changes.externalId = input.externalId;
         return Object.keys(changes).length ? changes : 'unchanged';
@@ -217,7 +242,14 @@ export class ScimUsersService {
     );
     if (result.outcome === 'missing') throw new IdentityNotFound(identityId);
     if (result.outcome === 'stale') throw new PreconditionFailed();
-    return this.get(tenantId, base, identityId);
+    const written = await this.users.findUser(tenantId, identityId);
+    // Deleted since this write committed: the answer is what the write left.
+    const row = written ?? {
+      ...known,
+      ...result.row,
+      updatedAt: new Date(),
+    };
+    return this.represent(row, tag(tenantId, identityId, row.version), base);
   }
 
   private represent(

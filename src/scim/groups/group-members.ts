@@ -7,33 +7,39 @@ export type MemberChange =
   | { kind: 'set'; members: Set<string> }
   | { kind: 'delta'; add: Set<string>; remove: Set<string> };
 
-export const NO_MEMBER_CHANGE: MemberChange = {
-  kind: 'delta',
-  add: new Set(),
-  remove: new Set(),
-};
+/** No change yet: a PATCH's operations are folded into it one by one. */
+export function noMemberChange(): MemberChange {
+  return { kind: 'delta', add: new Set(), remove: new Set() };
+}
 
 export function setMembers(ids: Iterable<string>): MemberChange {
   return { kind: 'set', members: new Set(ids) };
 }
 
+// Adding and removing change the change in place: the cost of a PATCH is
+// its number of ids, however many operations carry them.
+
 export function addMembers(change: MemberChange, ids: string[]): MemberChange {
-  if (change.kind === 'set') return setMembers([...change.members, ...ids]);
-  const add = new Set([...change.add, ...ids]);
-  const remove = new Set([...change.remove].filter((id) => !add.has(id)));
-  return { kind: 'delta', add, remove };
+  for (const id of ids)
+    if (change.kind === 'set') change.members.add(id);
+    else {
+      change.add.add(id);
+      change.remove.delete(id);
+    }
+  return change;
 }
 
 export function removeMembers(
   change: MemberChange,
   ids: string[],
 ): MemberChange {
-  const gone = new Set(ids);
-  if (change.kind === 'set')
-    return setMembers([...change.members].filter((id) => !gone.has(id)));
-  const remove = new Set([...change.remove, ...ids]);
-  const add = new Set([...change.add].filter((id) => !gone.has(id)));
-  return { kind: 'delta', add, remove };
+  for (const id of ids)
+    if (change.kind === 'set') change.members.delete(id);
+    else {
+      change.remove.add(id);
+      change.add.delete(id);
+    }
+  return change;
 }
 
 /** The ids a change makes members, which must all name identities. */

@@ -3,7 +3,7 @@ import { InvalidRequest } from '../../common/errors';
 import {
   addMembers,
   MemberChange,
-  NO_MEMBER_CHANGE,
+  noMemberChange,
   removeMembers,
   setMembers,
 } from './group-members';
@@ -43,7 +43,7 @@ export function applyGroupPatch(
   const operations = readOperations(body);
   let name = current.name;
   let externalId = current.externalId;
-  let members: MemberChange = NO_MEMBER_CHANGE;
+  let members: MemberChange = noMemberChange();
   const apply = (op: Op, target: Target, value: unknown) => {
     switch (target.attribute) {
       case 'displayName':

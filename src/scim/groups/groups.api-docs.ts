@@ -12,7 +12,7 @@ import {
   IDENTITY_ID,
   IDENTITY_ID_MAX_LENGTH,
 } from '../../common/validation/field-rules';
-import { ScimRoute, scimContent } from '../scim-api-docs';
+import { ScimRoute, scimContent, SEARCH_REQUEST_BODY } from '../scim-api-docs';
 
 /** A string of at most `max` characters (no NUL, which PostgreSQL cannot store). */
 const text = (max: number, extra: object = {}) => ({
@@ -183,13 +183,28 @@ const ROUTES = {
       content: scimContent(LIST),
     }),
   ],
+  search: [
+    ApiOperation({
+      summary: 'Query Groups with a SearchRequest (RFC 7644 §3.4.3)',
+      description:
+        'The query of GET /Groups as a body: filter, startIndex, count, attributes or excludedAttributes.',
+    }),
+    ScimRoute(413, 415),
+    body(SEARCH_REQUEST_BODY),
+    ApiResponse({
+      status: 200,
+      description: 'a ListResponse of Groups',
+      headers: headers(...RATE_LIMIT),
+      content: scimContent(LIST),
+    }),
+  ],
   create: [
     ApiOperation({
       summary: 'Create a Group',
       description:
         'A new role, with its members; 409 when a role of that name exists.',
     }),
-    ScimRoute(409),
+    ScimRoute(409, 413, 415),
     body(WRITE),
     ApiResponse({
       status: 201,
@@ -221,7 +236,7 @@ const ROUTES = {
       summary: 'Replace a Group',
       description: 'Its name, externalId and all its members.',
     }),
-    ScimRoute(404, 409, 412),
+    ScimRoute(404, 409, 412, 413, 415),
     ID,
     IF_MATCH,
     body(WRITE),
@@ -238,7 +253,7 @@ const ROUTES = {
       description:
         'Add, remove or replace members, rename it, set its externalId (RFC 7644 §3.5.2).',
     }),
-    ScimRoute(404, 409, 412),
+    ScimRoute(404, 409, 412, 413, 415),
     ID,
     IF_MATCH,
     body(PATCH),

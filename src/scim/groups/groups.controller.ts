@@ -31,6 +31,7 @@ import {
   ScimGroupListQuery,
 } from '../scim-users.dto';
 import { GROUP_ID } from '../scim-id.pipe';
+import { searchQuery } from '../scim-search';
 
 /** The tenant's roles as SCIM Groups (RFC 7644 §3; docs/scim.md, Groups). */
 @ApiTags('scim')
@@ -52,6 +53,17 @@ export class GroupsController {
       { filter: query.filter, ...page },
     );
     return listResponse(groups, total, startIndex);
+  }
+
+  @Post('Groups/.search')
+  @HttpCode(200)
+  @ApiGroupRoute('search')
+  searchGroups(
+    @Caller() caller: Principal,
+    @Body() body: unknown,
+    @Req() req: Request,
+  ): Promise<ScimList<ScimGroup>> {
+    return this.getGroups(caller, searchQuery(body), req);
   }
 
   @Post('Groups')

@@ -14,5 +14,6 @@ import { GroupsService } from './groups.service';
     IdentityTags,
     IdentityRepository,
   ],
+  exports: [GroupsService],
 })
 export class GroupsModule {}

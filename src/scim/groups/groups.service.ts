@@ -9,6 +9,7 @@ import { GroupNotFound } from './group-errors';
 import { IdentityTags } from '../../identity/identity-tags';
 import { readGroupBody } from './group-body';
 import { groupFilter } from './group-filter';
+import { scimIfMatchAllows } from '../scim-if-match';
 import { setMembers } from './group-members';
 import { applyGroupPatch } from './group-patch';
 import { FULL, Projection, ScimGroup, toScimGroup } from './group.mapper';
@@ -115,7 +116,7 @@ export class GroupsService {
       const group = await this.groups.findGroup(tenantId, id);
       if (!group) throw new GroupNotFound(id);
       if (
-        !matches(
+        !scimIfMatchAllows(
           ifMatch,
           (await this.tags.tagger())(tenantId, groupKey(id), group.version),
         )
@@ -144,7 +145,7 @@ export class GroupsService {
       (current) => {
         if (
           ifMatch !== undefined &&
-          !matches(
+          !scimIfMatchAllows(
             ifMatch,
             tagger(scope.tenantId, groupKey(id), current.version),
           )
@@ -195,7 +196,12 @@ export class GroupsService {
           )
         : Promise.resolve([]),
     ]);
-    const byRole = Map.groupBy(members, (member) => member.roleName);
+    const byRole = new Map<string, typeof members>();
+    for (const member of members) {
+      const list = byRole.get(member.roleName);
+      if (list) list.push(member);
+      else byRole.set(member.roleName, [member]);
+    }
     return groups.map((group) =>
       toScimGroup(
         group,
@@ -206,15 +212,6 @@ export class GroupsService {
       ),
     );
   }
-}
-
-/** If-Match against a Group's tag: `*`, or the tag weak or strong (RFC 7644 §3.14). */
-function matches(header: string, versionTag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .includes(`"${versionTag}"`);
 }
 
 const adminRole = () =>
