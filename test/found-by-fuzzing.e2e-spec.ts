@@ -39,6 +39,9 @@ describe('found by fuzzing', () => {
       .set('Authorization', `Bearer ${'x'.repeat(20_000)}`);
     expect(res.status).toBe(431);
     expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(Number.isNaN(Date.parse(res.headers.date as string))).toBe(false);
     expect(res.body).toStrictEqual({
       type: 'urn:problem:identity:request-header-fields-too-large',
       title: 'Request Header Fields Too Large',
@@ -46,6 +49,24 @@ describe('found by fuzzing', () => {
       detail:
         'The request headers are larger than the server accepts (16 KiB).',
       instance: API,
+    });
+  });
+
+  it('answers headers too large under the SCIM base as a SCIM error', async () => {
+    const path = `/${API.split('/')[1]}/scim/v2/Users`;
+    const res = await t
+      .http()
+      .get(path)
+      .set('Authorization', `Bearer ${'x'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.headers['content-type']).toBe(
+      'application/scim+json; charset=utf-8',
+    );
+    expect(JSON.parse(res.text)).toStrictEqual({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: '431',
+      detail:
+        'The request headers are larger than the server accepts (16 KiB).',
     });
   });
 });

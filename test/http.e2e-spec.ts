@@ -240,6 +240,30 @@ describe('HTTP behaviour', () => {
         errors: [{ field: 'fields', message: 'unknown field "password"' }],
       });
     });
+
+    it('answers 400 to fields with brackets, which it does not read', async () => {
+      for (const query of ['fields[]=displayName', 'fields[a]=displayName']) {
+        const res = await t.as(TOKENS.ada).get(`${API}?${query}`).expect(400);
+        expect([query, res.body]).toStrictEqual([
+          query,
+          {
+            ...problem(
+              400,
+              'invalid-request',
+              'Invalid request',
+              'fields is given once, as fields=…, not with brackets.',
+              API,
+            ),
+            errors: [
+              {
+                field: 'fields',
+                message: 'must be given once, without brackets',
+              },
+            ],
+          },
+        ]);
+      }
+    });
   });
 
   describe('pagination', () => {
@@ -318,6 +342,31 @@ describe('HTTP behaviour', () => {
         .get(`${API}/ada-old/roles`)
         .expect(308);
       expect(rel.headers.location).toBe(`${API}/ada/roles`);
+    });
+
+    it('keeps the query on the way, never a token in it', async () => {
+      const page = await t
+        .as(TOKENS.crm)
+        .get(`${API}/ada-old/friends?limit=1&cursor=abc`)
+        .expect(308);
+      expect(page.headers.location).toBe(
+        `${API}/ada/friends?limit=1&cursor=abc`,
+      );
+      for (const name of ['access_token', 'access%5Ftoken']) {
+        const res = await t
+          .http()
+          .get(`${API}/ada-old/friends?limit=1&${name}=${TOKENS.crm}`)
+          .expect(308);
+        expect([name, res.headers.location]).toStrictEqual([
+          name,
+          `${API}/ada/friends?limit=1`,
+        ]);
+      }
+      const spelled = await t
+        .as(TOKENS.crm)
+        .get(`${API}/ada-old/friends?ACCESS_TOKEN=x&limit=1`)
+        .expect(308);
+      expect(spelled.headers.location).toBe(`${API}/ada/friends?limit=1`);
     });
 
     it('answers 404 to callers who may not read the merged identity', async () => {

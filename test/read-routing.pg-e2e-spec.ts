@@ -191,15 +191,17 @@ describe('reads from a replica by two instances sharing Redis', () => {
   beforeAll(async () => {
     replica = await startTestApp([replicaTenant()]);
     await fakeStandby(replica);
-    // Positions left by an earlier run are older than any this run makes;
-    // cleared all the same.
-    const redis = new Redis('redis://127.0.0.1:6379/9');
-    await redis.flushdb();
+    // The position an earlier run left for this tenant is older than any
+    // this run makes; deleted all the same, and nothing else of the Redis
+    // (TEST_REDIS_URL, shared with other work) is touched.
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+    const redis = new Redis(redisUrl);
+    await redis.del(`identity:written:${example().tenant.id}`);
     redis.disconnect();
     const shared: Partial<AppConfig> = {
       databaseReplicaUrls: [replicaUrl(replica)],
       databaseReplicaMaxLagMs: 600_000,
-      redisUrl: 'redis://127.0.0.1:6379/9',
+      redisUrl,
     };
     first = await startTestApp([example()], shared);
     // The second instance of the same primary database.

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import Redis from 'ioredis';
@@ -18,6 +18,10 @@ describe('a Redis that stops answering', () => {
   const warnings: string[] = [];
 
   beforeAll(async () => {
+    if (spawnSync('redis-server', ['--version']).error)
+      throw new Error(
+        'The Redis outage test needs redis-server on PATH: apt-get install redis-server.',
+      );
     port = await freePort();
     redis = spawn('redis-server', [
       '--port',

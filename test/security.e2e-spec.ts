@@ -1,3 +1,4 @@
+import { AuthService } from '../src/auth/auth.service';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { AddressInfo, connect } from 'node:net';
@@ -30,30 +31,6 @@ describe('rate limits that cannot be sidestepped', () => {
     });
   });
   afterAll(() => t.close());
-
-  it('charges made-up tokens to the client address, never valid tokens to it', async () => {
-    const madeUp = () => `made-up-${randomBytes(8).toString('hex')}`;
-    for (let i = 1; i <= 5; i++) {
-      const res = await t.http().get(API).set(bearer(madeUp())).expect(401);
-      expect(rateLimitHeaders(res)).toStrictEqual({
-        limit: '5',
-        remaining: String(5 - i),
-        reset: expect.stringMatching(/^\d+$/),
-      });
-    }
-    const refused = await t.http().get(API).set(bearer(madeUp())).expect(429);
-    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
-    expect(refused.body).toMatchObject({
-      type: 'urn:problem:identity:too-many-requests',
-      status: 429,
-    });
-    // A valid token from the same address keeps its own budget.
-    const valid = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
-    expect(rateLimitHeaders(valid)).toMatchObject({
-      limit: '3',
-      remaining: '2',
-    });
-  });
 
   it('keys the budget on the token however it is sent, and answers 429 with every header', async () => {
     const token = TOKENS.charles;
@@ -109,6 +86,86 @@ describe('rate limits that cannot be sidestepped', () => {
       limit: '3',
       remaining: '0',
     });
+  });
+});
+
+describe('made-up tokens', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp([example()], {
+      rateLimit: 3,
+      rateLimitFailedAuthentications: 5,
+    });
+  });
+  afterAll(() => t.close());
+
+  it('charges made-up tokens to the client address, never valid tokens to it', async () => {
+    const madeUp = () => `made-up-${randomBytes(8).toString('hex')}`;
+    // ada's token is in use from this address before the flood.
+    await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    for (let i = 1; i <= 5; i++) {
+      const res = await t.http().get(API).set(bearer(madeUp())).expect(401);
+      expect(rateLimitHeaders(res)).toStrictEqual({
+        limit: '5',
+        remaining: String(5 - i),
+        reset: expect.stringMatching(/^\d+$/),
+      });
+    }
+    const refused = await t.http().get(API).set(bearer(madeUp())).expect(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.body).toMatchObject({
+      type: 'urn:problem:identity:too-many-requests',
+      status: 429,
+    });
+    // A valid token in use from the same address keeps its own budget.
+    const valid = await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    expect(rateLimitHeaders(valid)).toMatchObject({
+      limit: '3',
+      remaining: '1',
+    });
+  });
+});
+
+describe('a spent budget of failures', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp([example()], {
+      rateLimit: 100,
+      rateLimitFailedAuthentications: 5,
+    });
+  });
+  afterAll(() => t.close());
+
+  it('decides the 429 of a spent budget of failures before any token lookup', async () => {
+    await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    for (let i = 0; i < 5; i++)
+      await t
+        .http()
+        .get(API)
+        .set(bearer(`made-up-${randomBytes(8).toString('hex')}`))
+        .expect(401);
+    const auth = t.app.get(AuthService);
+    const lookups = jest.spyOn(auth, 'authenticate');
+    try {
+      for (let i = 0; i < 50; i++) {
+        const res = await t
+          .http()
+          .get(API)
+          .set(bearer(`made-up-${randomBytes(8).toString('hex')}`))
+          .expect(429);
+        expect(rateLimitHeaders(res)).toMatchObject({
+          limit: '5',
+          remaining: '0',
+        });
+      }
+      // A token this instance has not seen valid waits for the window too.
+      await t.http().get(API).set(bearer(TOKENS.mary)).expect(429);
+      expect(lookups).not.toHaveBeenCalled();
+      // One this instance has seen valid is looked up and served.
+      await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });
 
@@ -181,6 +238,36 @@ describe('hostile requests', () => {
     expect(res.body.detail).toBe(
       'Send the access token either in the Authorization header or in access_token, not both.',
     );
+  });
+
+  it('answers another scheme as no authentication (401 and a challenge without an error), a malformed Bearer value 400', async () => {
+    for (const header of ['Basic YWRhOnNlY3JldA==', 'Token abc', 'Digest x']) {
+      const res = await t
+        .http()
+        .get(API)
+        .set('Authorization', header)
+        .expect(401);
+      expect([header, res.headers['www-authenticate']]).toStrictEqual([
+        header,
+        `Bearer realm="${API.split('/')[1]}"`,
+      ]);
+      expect(res.body).toMatchObject({
+        status: 401,
+        detail:
+          'Send an access token in the Authorization header (Bearer) or in the access_token query parameter.',
+      });
+    }
+    for (const header of ['Bearer', 'Bearer a b', 'bearer  ']) {
+      const res = await t
+        .http()
+        .get(API)
+        .set('Authorization', header)
+        .expect(400);
+      expect([header, res.body.detail]).toStrictEqual([
+        header,
+        'The Authorization header must be of the form "Bearer <token>".',
+      ]);
+    }
   });
 
   it('answers a body nested thousands of levels deep with 400, naming where', async () => {

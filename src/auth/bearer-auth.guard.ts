@@ -25,12 +25,18 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       context.getHandler(),
     );
     if (rule === 'public') return true;
+    const http = context.switchToHttp();
+    this.limiter.refuseWhileFailuresSpent(
+      http.getRequest<Request>(),
+      http.getResponse<Response>(),
+    );
     try {
-      return (await super.canActivate(context)) as boolean;
+      const allowed = (await super.canActivate(context)) as boolean;
+      this.limiter.rememberValid(http.getRequest<Request>());
+      return allowed;
     } catch (error) {
       // A token that fails also costs its client address (a 429 past it).
       if (error instanceof AuthenticationRequired && error.tokenSent) {
-        const http = context.switchToHttp();
         await this.limiter.chargeFailedAuthentication(
           http.getRequest<Request>(),
           http.getResponse<Response>(),

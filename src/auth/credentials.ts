@@ -9,14 +9,17 @@ export interface TokenSources {
 }
 
 const BEARER = /^bearer (\S+)$/i;
+const BEARER_SCHEME = /^bearer(\s|$)/i;
 
 /**
  * The bearer token of a request, exactly as authentication reads it: from
  * `Authorization: Bearer <token>` (the scheme in any case) or from the
- * `access_token` query parameter; undefined when there is none. Two tokens
- * are refused (400): two Authorization headers, the header and the
- * parameter (even an empty one), or the parameter twice. The rate limiter
- * keys its budgets on the same token.
+ * `access_token` query parameter; undefined when there is none, and when
+ * the header is of another scheme (`Basic …`): RFC 6750 §3.1 treats that
+ * as a request without authentication (401, no error code). Refused (400):
+ * a malformed Bearer value, and two tokens — two Authorization headers, the
+ * header and the parameter (even an empty one), or the parameter twice.
+ * The rate limiter keys its budgets on the same token.
  */
 export function bearerToken(req: TokenSources): string | undefined {
   const headers = req.rawHeaders.filter(
@@ -34,7 +37,9 @@ export function bearerToken(req: TokenSources): string | undefined {
       'Send the access token either in the Authorization header or in access_token, not both.',
     );
   if (headers.length) {
-    const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
+    const header = req.headers.authorization ?? '';
+    if (!BEARER_SCHEME.test(header.trim())) return undefined;
+    const token = BEARER.exec(header)?.[1];
     if (!token)
       throw new InvalidRequest(
         'The Authorization header must be of the form "Bearer <token>".',
@@ -57,4 +62,21 @@ export function bearerTokenOrNone(req: TokenSources): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+const JWS = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+
+/**
+ * What a token means, for keying budgets on it: the token itself, or, for a
+ * JWT, the token with its signature in canonical base64url. The last
+ * character of a base64url signature can carry unused bits, so several
+ * spellings of one signature verify alike; each would otherwise get a
+ * budget of its own. (The header and payload cannot vary: they are what
+ * the signature signs.)
+ */
+export function canonicalToken(token: string): string {
+  const jws = JWS.exec(token);
+  if (!jws) return token;
+  const signature = Buffer.from(jws[3], 'base64url').toString('base64url');
+  return `${jws[1]}.${jws[2]}.${signature}`;
 }

@@ -77,7 +77,7 @@ export class IdentityAccessGuard implements CanActivate {
         pathOf(req.route.path as string, {
           ...req.params,
           id: survivor.identityId,
-        }),
+        }) + queryWithoutToken(req.originalUrl),
       );
     }
     throw new IdentityNotFound(identityId);
@@ -102,4 +102,28 @@ function forbiddenReason(caller: Principal, rule: IdentityRule): string {
   const scope =
     rule === 'identity-delete' ? 'identities:delete' : 'identities:read';
   return `This app token lacks the ${scope} scope.`;
+}
+
+/**
+ * The request's query for the new location of a merged identity (a page's
+ * `limit` and `cursor` go on), without `access_token`: no answer carries a
+ * token.
+ */
+function queryWithoutToken(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return '';
+  const kept = url
+    .slice(at + 1)
+    .split('&')
+    .filter((part) => part && !namesToken(part.split('=')[0]));
+  return kept.length ? `?${kept.join('&')}` : '';
+}
+
+/** A parameter name that is, or could be read as, access_token (any spelling). */
+function namesToken(name: string): boolean {
+  try {
+    return /access_token/i.test(decodeURIComponent(name.replace(/\+/g, ' ')));
+  } catch {
+    return true;
+  }
 }

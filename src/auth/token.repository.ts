@@ -33,10 +33,16 @@ export class TokenRepository {
   async createToken(token: NewToken): Promise<void> {
     await this.database.prisma.token.create({ data: token });
   }
-  /** Marks a token revoked; false when no such token is live in the tenant. */
-  async revokeToken(tenantId: string, tokenHash: string): Promise<boolean> {
+  /**
+   * Marks a token revoked, named by the hash of its secret or by its id;
+   * false when no such token is live in the tenant.
+   */
+  async revokeToken(
+    tenantId: string,
+    which: { tokenHash: string } | { id: string },
+  ): Promise<boolean> {
     const { count } = await this.database.prisma.token.updateMany({
-      where: { tenantId, tokenHash, revokedAt: null },
+      where: { tenantId, ...which, revokedAt: null },
       data: { revokedAt: new Date() },
     });
     return count > 0;

@@ -14,6 +14,10 @@ export interface TokenRequest {
   ttlSeconds?: number;
 }
 
+/** A token's id: a UUID (never the shape of a secret, which is longer). */
+const TOKEN_ID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Registered tokens: created, listed and revoked from the command line. */
 @Injectable()
 export class TokensService {
@@ -69,8 +73,20 @@ export class TokensService {
     return secret;
   }
 
-  revokeToken(tenantId: string, secret: string): Promise<boolean> {
-    return this.tokens.revokeToken(tenantId, hashTokenSecret(secret));
+  /**
+   * Revokes a token named by its id (as `token list` shows it) or by its
+   * secret (a secret may have an id's shape: then both are tried).
+   */
+  async revokeToken(tenantId: string, idOrSecret: string): Promise<boolean> {
+    return (
+      (TOKEN_ID.test(idOrSecret) &&
+        (await this.tokens.revokeToken(tenantId, {
+          id: idOrSecret.toLowerCase(),
+        }))) ||
+      this.tokens.revokeToken(tenantId, {
+        tokenHash: hashTokenSecret(idOrSecret),
+      })
+    );
   }
 
   listTokens(tenantId: string): Promise<TokenSummary[]> {

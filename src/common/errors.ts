@@ -152,6 +152,19 @@ export class DatabaseUnavailable extends DomainError {
   }
 }
 
+/** PostgreSQL stopped a statement past DATABASE_QUERY_TIMEOUT_MS: the database is up. */
+export class QueryTimedOut extends DomainError {
+  readonly status = 503;
+  readonly slug = 'query-timeout';
+  readonly title = 'Service unavailable';
+  constructor() {
+    super(
+      'The database took too long to answer this request and stopped it; retry shortly, or ask for less.',
+    );
+    this.headers['Retry-After'] = '5';
+  }
+}
+
 export class IssuerUnavailable extends DomainError {
   readonly status = 503;
   readonly slug = 'issuer-unavailable';

@@ -4,7 +4,7 @@ describe('loadConfig', () => {
   it('has defaults for everything', () => {
     expect(loadConfig({})).toStrictEqual({
       port: 3000,
-      host: undefined,
+      host: '127.0.0.1',
       databaseUrl: undefined,
       databaseDirectUrl: undefined,
       databaseReplicaUrls: [],
@@ -106,6 +106,14 @@ describe('loadConfig', () => {
         .seedDemo,
     ).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('listens on loopback by default on the embedded database only', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://db/x' }).host,
+    ).toBeUndefined();
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
 
   it('reads TRUST_PROXY as a flag or a hop count', () => {

@@ -30,7 +30,11 @@ export const MAX_RATE_LIMIT_WINDOW_SECONDS = 86_400;
 /** The service's configuration, read and validated once at start. */
 export class AppConfig {
   port: number;
-  /** The address to listen on; every address of the host when unset. */
+  /**
+   * The address to listen on: HOST; unset, loopback only on the embedded
+   * database (the demo's published tokens never reach a network), every
+   * address of the host on PostgreSQL.
+   */
   host?: string;
   /** PostgreSQL connection string; when absent the embedded database is used. */
   databaseUrl?: string;
@@ -242,7 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       );
   return {
     port: parsed.PORT,
-    host: parsed.HOST,
+    host: parsed.HOST ?? (parsed.DATABASE_URL ? undefined : '127.0.0.1'),
     databaseUrl: parsed.DATABASE_URL,
     databaseDirectUrl: parsed.DATABASE_DIRECT_URL,
     databaseReplicaUrls: (parsed.DATABASE_REPLICA_URL ?? '')

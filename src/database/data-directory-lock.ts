@@ -1,13 +1,13 @@
 import {
-  closeSync,
+  linkSync,
   mkdirSync,
-  openSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 
 /** The process that holds an embedded database's directory. */
@@ -63,12 +63,60 @@ export interface DirectoryLock {
   release(): void;
 }
 
+/** A lock file with its whole content, or false when one exists: never a half-written one. */
+function create(file: string, owner: DirectoryOwner): boolean {
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, JSON.stringify(owner), { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/** How long a takeover may hold its guard before another process counts it as left behind. */
+const GUARD_STALE_MS = 5000;
+
+const pause = (ms: number) =>
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Removes a lock left by a dead process, once: processes starting together
+ * take turns through a guard directory (mkdir is atomic), and each looks
+ * again under it, so none removes a lock another one has just taken.
+ */
+function removeStale(dataDir: string, file: string) {
+  const guard = `${file}.takeover`;
+  for (;;) {
+    try {
+      mkdirSync(guard, { mode: 0o700 });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const since = statSync(guard, { throwIfNoEntry: false });
+      if (since && Date.now() - since.mtimeMs > GUARD_STALE_MS)
+        rmSync(guard, { recursive: true, force: true });
+      else pause(20);
+    }
+  }
+  try {
+    if (!directoryOwner(dataDir)) rmSync(file, { force: true });
+  } finally {
+    rmSync(guard, { recursive: true, force: true });
+  }
+}
+
 /**
  * Takes `dataDir` for this process: one process at a time may open an
  * embedded database, which two writers would corrupt. The lock file is
- * created exclusively and holds the owner's PID; a file left by a process
- * that no longer runs is taken over. Throws DataDirectoryInUse naming the
- * live owner.
+ * created whole and exclusively (a link to a written draft) and holds the
+ * owner's PID; a file left by a process that no longer runs is taken over,
+ * by one process only when several start at once. Throws
+ * DataDirectoryInUse naming the live owner.
  */
 export function lockDataDirectory(
   dataDir: string,
@@ -78,11 +126,8 @@ export function lockDataDirectory(
   const owner: DirectoryOwner = { pid: process.pid, role };
   // A fresh clone has no .data/ yet: the lock sits beside the directory.
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, JSON.stringify(owner));
-      closeSync(fd);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if (create(file, owner)) {
       let released = false;
       return {
         announce(details) {
@@ -98,16 +143,14 @@ export function lockDataDirectory(
           rmSync(file, { force: true });
         },
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const live = directoryOwner(dataDir);
-      if (live)
-        throw new DataDirectoryInUse(
-          `The embedded database ${dataDir} is in use by ${describeOwner(live)}. ` +
-            'Stop it first, or set DATA_DIR to another directory.',
-        );
-      rmSync(file, { force: true });
     }
+    const live = directoryOwner(dataDir);
+    if (live)
+      throw new DataDirectoryInUse(
+        `The embedded database ${dataDir} is in use by ${describeOwner(live)}. ` +
+          'Stop it first, or set DATA_DIR to another directory.',
+      );
+    removeStale(dataDir, file);
   }
   throw new DataDirectoryInUse(
     `The embedded database ${dataDir} is being opened by another process; try again.`,

@@ -102,6 +102,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether PostgreSQL stopped a statement that ran past its
+ * `statement_timeout` (SQLSTATE 57014, query_canceled): the database is up,
+ * the query was too slow.
+ */
+export function isQueryTimeout(error: unknown): boolean {
+  for (const e of chain(error)) if (codes(e).includes('57014')) return true;
+  return false;
+}
+
 /** Whether the database refused a value because it cannot store such text. */
 export function isUnstorableText(error: unknown): boolean {
   for (const e of chain(error))

@@ -143,10 +143,9 @@ export class Database {
       onClose?: OnClose;
     } = {},
   ): Promise<Database> {
-    const pool = new Pool({
+    const pool = boundedPool(config, {
       max: config.databasePoolSize,
       connectionTimeoutMillis: config.databaseConnectTimeoutMs,
-      query_timeout: config.databaseQueryTimeoutMs,
       ...connection,
     });
     return Database.open(
@@ -259,6 +258,27 @@ export class Database {
   }
 }
 
+/**
+ * A pool whose every statement PostgreSQL itself stops after
+ * DATABASE_QUERY_TIMEOUT_MS (`statement_timeout`, set on each new
+ * connection): a query whose answer nobody waits for does not go on running.
+ * A SET rather than a startup parameter, which PgBouncer refuses; behind
+ * PgBouncer in transaction mode a SET lands on one server connection, so
+ * there the bound belongs to the role or to PgBouncer's `connect_query`
+ * (docs/operations.md). The client waits a second longer, in case the
+ * server cannot answer at all.
+ */
+function boundedPool(config: AppConfig, options: PoolConfig): Pool {
+  // Run before the connection is first handed out (pg-pool's onConnect).
+  const onConnect = (client: { query(sql: string): Promise<unknown> }) =>
+    client.query(`SET statement_timeout = ${config.databaseQueryTimeoutMs}`);
+  return new Pool({
+    ...options,
+    query_timeout: config.databaseQueryTimeoutMs + 1000,
+    onConnect,
+  } as PoolConfig);
+}
+
 /** SQLSTATE of a standby cancelling a query that conflicts with replay. */
 const RECOVERY_CONFLICT = '40001';
 
@@ -272,12 +292,11 @@ async function replicaSet(
   const pollTimeoutMs = Math.max(1000, config.databaseReplicaMaxLagMs);
   const replicas = await Promise.all(
     config.databaseReplicaUrls.map(async (url, i): Promise<Replica> => {
-      const pool = new Pool({
+      const pool = boundedPool(config, {
         connectionString: url,
         keepAlive: true,
         max: config.databasePoolSize,
         connectionTimeoutMillis: config.databaseConnectTimeoutMs,
-        query_timeout: config.databaseQueryTimeoutMs,
       });
       const adapter = await new PrismaPg(
         pool,

@@ -58,7 +58,11 @@ export const ApiProblems = (...statuses: number[]) =>
 
 // Headers and queries share one limit with the request line (Node's
 // --max-http-header-size), which bounds values the service reads whole.
-const HEADER_VALUE = { type: 'string', maxLength: maxHeaderSize } as const;
+/**
+ * A header value or a token: all of a request's headers must fit in Node's
+ * 16 KiB (431 past it), so one value is documented at half of it.
+ */
+const HEADER_VALUE = { type: 'string', maxLength: maxHeaderSize / 2 } as const;
 /** One or more entity tags, or `*` (RFC 9110 §8.8.3). */
 const ENTITY_TAGS =
   '^(\\*|(W/)?"[\\x21\\x23-\\x7E]*"(\\s*,\\s*(W/)?"[\\x21\\x23-\\x7E]*")*)$';
@@ -80,8 +84,15 @@ export const ApiTenant = () =>
 export const ApiIdentityRoute = (...statuses: number[]) =>
   applyDecorators(
     ApiBearerAuth('bearer'),
-    ApiSecurity('access_token'),
     ApiTenant(),
+    ApiAccessToken(),
+    ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
+  );
+
+/** The token as a query parameter, which every authenticated route takes. */
+export const ApiAccessToken = () =>
+  applyDecorators(
+    ApiSecurity('access_token'),
     ApiQuery({
       name: 'access_token',
       required: false,
@@ -90,7 +101,6 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
       // RFC 6750's b64token: what opaque tokens and JWTs are made of.
       schema: { ...HEADER_VALUE, pattern: '^[A-Za-z0-9._~+/-]+=*$' },
     }),
-    ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
   );
 
 /** GET answers: an ETag, and 304 to an If-None-Match that names it. */

@@ -3,6 +3,7 @@ import {
   AuthenticationRequired,
   Conflict,
   DatabaseUnavailable,
+  QueryTimedOut,
   Forbidden,
   IdentityNotFound,
   InvalidRequest,
@@ -19,6 +20,7 @@ import {
   RATE_LIMIT,
   ResponseHeader,
 } from './api-headers';
+import { ANSWERS } from './client-errors';
 import {
   domainProblem,
   FRAMEWORK_ERRORS,
@@ -142,6 +144,19 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
     },
     headers: ['Retry-After'],
   },
+  431: {
+    description:
+      'the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed',
+    examples: {
+      'request-header-fields-too-large': problem(
+        431,
+        ANSWERS.HPE_HEADER_OVERFLOW[1],
+        ANSWERS.HPE_HEADER_OVERFLOW[3],
+        AT,
+      ),
+    },
+    beforeRouting: true,
+  },
   500: {
     description:
       'an unexpected error, logged with the request id that detail quotes',
@@ -152,9 +167,10 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
   },
   503: {
     description:
-      "the database, or a JWT issuer's keys, cannot be reached; retry after Retry-After",
+      "the database, or a JWT issuer's keys, cannot be reached, or the database stopped a query that took too long; retry after Retry-After",
     examples: {
       'database-unavailable': domainProblem(new DatabaseUnavailable(), AT),
+      'query-timeout': domainProblem(new QueryTimedOut(), AT),
       'issuer-unavailable': domainProblem(new IssuerUnavailable(), AT),
     },
     headers: ['Retry-After'],

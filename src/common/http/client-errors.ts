@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { SCIM_PATH } from './route-table';
+import { SCIM_CONTENT_TYPE, toScimError } from './scim-error';
 
-const ANSWERS: Record<string, [number, string, string, string]> = {
+export const ANSWERS: Record<string, [number, string, string, string]> = {
   HPE_HEADER_OVERFLOW: [
     431,
     'request-header-fields-too-large',
@@ -43,15 +46,24 @@ export function answerClientErrors(server: Server): void {
       const requestLine =
         error.rawPacket?.toString('latin1').split('\r\n', 1)[0] ?? '';
       const path = /^[A-Z]+ (\/[^\s?#]{0,2048})/.exec(requestLine)?.[1] ?? '/';
-      const body = JSON.stringify({
+      const problem = {
         type: `urn:problem:identity:${slug}`,
         title,
         status,
         detail,
         instance: path,
-      });
+      };
+      // Under the SCIM base, a SCIM error, as every other answer there.
+      const scim = SCIM_PATH.test(path);
+      const body = JSON.stringify(scim ? toScimError(problem) : problem);
+      const type = scim
+        ? `${SCIM_CONTENT_TYPE}; charset=utf-8`
+        : 'application/problem+json';
+      // The headers every answer carries: none of the request's can be read.
       socket.end(
-        `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\n` +
+        `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${type}\r\n` +
+          `Date: ${new Date().toUTCString()}\r\nCache-Control: no-store\r\n` +
+          `X-Request-Id: ${randomUUID()}\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     },

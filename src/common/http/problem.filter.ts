@@ -9,6 +9,7 @@ import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import {
   isDatabaseUnavailable,
+  isQueryTimeout,
   isUniqueViolation,
   isUnstorableText,
   USER_NAME_INDEX,
@@ -17,6 +18,7 @@ import {
   AuthenticationRequired,
   Conflict,
   DatabaseUnavailable,
+  QueryTimedOut,
   DomainError,
   InvalidRequest,
   RouteNotFound,
@@ -42,17 +44,19 @@ export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
   catch(thrown: unknown, host: ArgumentsHost): void {
-    const error = isDatabaseUnavailable(thrown)
-      ? new DatabaseUnavailable()
-      : isUnstorableText(thrown)
-        ? new InvalidRequest(
-            'The request holds text that cannot be stored (U+0000 or invalid UTF-8).',
-          )
-        : isUniqueViolation(thrown, USER_NAME_INDEX)
-          ? new Conflict(
-              'The userName is taken by another identity of the tenant (compared case-insensitively).',
+    const error = isQueryTimeout(thrown)
+      ? new QueryTimedOut()
+      : isDatabaseUnavailable(thrown)
+        ? new DatabaseUnavailable()
+        : isUnstorableText(thrown)
+          ? new InvalidRequest(
+              'The request holds text that cannot be stored (U+0000 or invalid UTF-8).',
             )
-          : thrown;
+          : isUniqueViolation(thrown, USER_NAME_INDEX)
+            ? new Conflict(
+                'The userName is taken by another identity of the tenant (compared case-insensitively).',
+              )
+            : thrown;
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
@@ -115,8 +119,25 @@ export class ProblemFilter implements ExceptionFilter {
 
 /** A body over the limit names the limit of its path (the API's or SCIM's). */
 function detailOf(detail: string, cause: unknown): string {
-  const { type, limit } = (cause ?? {}) as { type?: string; limit?: unknown };
-  return type === 'entity.too.large' && typeof limit === 'number'
-    ? `The request body is larger than ${limit / 1024} KiB.`
-    : detail;
+  const { type, limit, body } = (cause ?? {}) as {
+    type?: string;
+    limit?: unknown;
+    body?: unknown;
+  };
+  if (type === 'entity.too.large' && typeof limit === 'number')
+    return `The request body is larger than ${limit / 1024} KiB.`;
+  // JSON that is valid but a string, number, boolean or null.
+  if (type === 'entity.parse.failed' && isJsonScalar(body))
+    return 'The request body must be a JSON object.';
+  return detail;
+}
+
+function isJsonScalar(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value !== 'object' || value === null;
+  } catch {
+    return false;
+  }
 }

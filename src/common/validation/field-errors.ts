@@ -77,17 +77,31 @@ export function tooDeep(
   return undefined;
 }
 
-/** Paths of every `__proto__`, `constructor` or `prototype` key in a JSON value. */
+/**
+ * Paths of every `__proto__`, `constructor` or `prototype` key in a JSON
+ * value, none below another (what is under a refused key is not looked at):
+ * one pass over the value, whatever its shape.
+ */
 export function findUnsafeKeys(value: unknown): string[] {
   const found: string[] = [];
-  for (const node of walk(value)) {
-    const under = found.some(
-      (path) =>
-        /^[.[]/.test(node.path.slice(path.length)) &&
-        node.path.startsWith(path),
-    );
-    if (!under && node.key !== undefined && UNSAFE_KEYS.has(node.key))
+  type Node = { value: unknown; path: string; unsafe?: boolean };
+  const stack: Node[] = [{ value, path: '' }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.unsafe) {
       found.push(node.path);
+      continue;
+    }
+    if (typeof node.value !== 'object' || node.value === null) continue;
+    const parent = node.value;
+    const children: Node[] = Array.isArray(parent)
+      ? parent.map((item, i) => ({ value: item, path: `${node.path}[${i}]` }))
+      : Object.keys(parent).map((key) => ({
+          value: (parent as Record<string, unknown>)[key],
+          path: node.path ? `${node.path}.${key}` : key,
+          unsafe: UNSAFE_KEYS.has(key),
+        }));
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return found;
 }

@@ -48,6 +48,26 @@ describe('findUnsafeKeys', () => {
       'c.ok.prototype',
     ]);
   });
+
+  it('lists them in document order, none below another', () => {
+    const value = JSON.parse(
+      '{"a":{"x":{"__proto__":{"constructor":1}}},"constructor":{"prototype":1},"z":[{"prototype":0}]}',
+    );
+    expect(findUnsafeKeys(value)).toStrictEqual([
+      'a.x.__proto__',
+      'constructor',
+      'z[0].prototype',
+    ]);
+  });
+
+  it('takes thousands of them in one pass (the red team’s 63 KB PUT body)', () => {
+    const body = {
+      givenNames: Array.from({ length: 3500 }, () => ({ constructor: 1 })),
+    };
+    const found = findUnsafeKeys(body);
+    expect(found.length).toBe(3500);
+    expect(found.at(-1)).toBe('givenNames[3499].constructor');
+  });
 });
 
 describe('tooDeep', () => {

@@ -37,6 +37,22 @@ describe('outboundUrlProblem', () => {
       'https://metadata.google.internal/computeMetadata/v1',
       'must not name a link-local address or a cloud metadata service',
     ],
+    // The same addresses and names, spelled otherwise.
+    ...[
+      'https://[::ffff:169.254.169.254]/x',
+      'https://[::ffff:a9fe:a9fe]/x',
+      'https://[64:ff9b::169.254.169.254]/x',
+      'https://[64:ff9b::a9fe:a9fe]/x',
+      'https://[::169.254.169.254]/x',
+      'https://metadata.google.internal./x',
+      'https://METADATA.Google.Internal../x',
+      'https://instance-data./x',
+      'https://[fd00:ec2:0::254]/x',
+      'https://[::ffff:100.100.100.200]/x',
+    ].map((url) => [
+      url,
+      'must not name a link-local address or a cloud metadata service',
+    ]),
     [
       'https://METADATA/x',
       'must not name a link-local address or a cloud metadata service',

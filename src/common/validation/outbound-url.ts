@@ -19,13 +19,68 @@ const METADATA_HOSTS = new Set([
   'fd00:ec2::254',
 ]);
 
-/** The URL's host without IPv6 brackets, as the WHATWG parser normalizes it. */
-const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+/**
+ * The URL's host as the check compares it: without IPv6 brackets, in lower
+ * case, without a trailing dot (`metadata.google.internal.` is the same
+ * name), and an IPv6 address that carries an IPv4 one (IPv4-mapped
+ * `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, IPv4-compatible `::/96`) as that
+ * IPv4 address.
+ */
+const hostOf = (url: URL) => {
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.+$/, '');
+  return isIP(host) === 6 ? (embeddedIPv4(host) ?? host) : host;
+};
+
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part read too). */
+function groupsOf(address: string): number[] | undefined {
+  let text = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const part = (s: string | undefined) =>
+    s ? s.split(':').map((g) => parseInt(g, 16)) : [];
+  const front = part(head);
+  const back = part(tail);
+  const groups =
+    tail === undefined
+      ? front
+      : [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
+  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff)
+    ? groups
+    : undefined;
+}
+
+/** The IPv4 address an IPv6 one carries in its last 32 bits, for the prefixes that mean one. */
+function embeddedIPv4(address: string): string | undefined {
+  const g = groupsOf(address);
+  if (!g) return undefined;
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+  const mapped = zeros(5) && g[5] === 0xffff;
+  const nat64 =
+    g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
+  const compatible = zeros(6) && (g[6] !== 0 || g[7] > 1);
+  if (!mapped && !nat64 && !compatible) return undefined;
+  return [g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff].join('.');
+}
 
 export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return host === '::1';
+}
+
+/** fd00:ec2::254 however it is written. */
+function isMetadataV6(host: string): boolean {
+  const g = isIP(host) === 6 ? groupsOf(host) : undefined;
+  return (
+    g !== undefined && g.join(':') === groupsOf('fd00:ec2::254')!.join(':')
+  );
 }
 
 function isLinkLocal(host: string): boolean {
@@ -37,8 +92,8 @@ function isLinkLocal(host: string): boolean {
 export function outboundUrlProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return 'must be an absolute URL';
   const url = new URL(value);
-  const host = hostOf(url).toLowerCase();
-  if (isLinkLocal(host) || METADATA_HOSTS.has(host))
+  const host = hostOf(url);
+  if (isLinkLocal(host) || METADATA_HOSTS.has(host) || isMetadataV6(host))
     return 'must not name a link-local address or a cloud metadata service';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && isLoopbackHost(host)) return undefined;

@@ -6,7 +6,8 @@ import {
 } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { bearerTokenOrNone } from '../../auth/credentials';
+import { LRUCache } from 'lru-cache';
+import { bearerTokenOrNone, canonicalToken } from '../../auth/credentials';
 import { TooManyRequests } from '../../common/errors';
 import { requestState } from '../../common/http/request-context';
 import { AppConfig } from '../../config/app-config';
@@ -16,6 +17,9 @@ export const COUNTERS = Symbol('COUNTERS');
 
 const sha256 = (text: string) =>
   createHash('sha256').update(text).digest('hex');
+
+/** A token's budget key: what it means, hashed (never the secret itself). */
+const tokenKey = (token: string) => sha256(canonicalToken(token));
 
 /**
  * The rate limits of decisions.md. Every request that reaches an API route
@@ -30,6 +34,17 @@ const sha256 = (text: string) =>
  */
 @Injectable()
 export class RateLimiter implements OnApplicationShutdown {
+  /**
+   * Tokens this instance has seen authenticate, by key: while a client
+   * address's budget of failures is spent, only these are looked up.
+   */
+  private readonly valid = new LRUCache<string, true>({ max: 10_000 });
+  /**
+   * Client addresses whose budget of failures this instance saw spent, with
+   * the end of that window: known without asking the counters.
+   */
+  private readonly spent = new LRUCache<string, number>({ max: 10_000 });
+
   constructor(
     private readonly config: AppConfig,
     @Inject(COUNTERS) private readonly counters: Counters,
@@ -46,30 +61,68 @@ export class RateLimiter implements OnApplicationShutdown {
     const token = bearerTokenOrNone(req);
     this.charge(
       res,
-      token ? `token:${sha256(token)}` : `address:${req.ip}`,
+      token ? `token:${tokenKey(token)}` : `address:${req.ip}`,
       this.config.rateLimit,
     ).then(() => next(), next);
   };
 
   /** Charges a failed authentication to the client address's budget of failures. */
-  chargeFailedAuthentication(req: Request, res: Response): Promise<void> {
-    return this.charge(
+  async chargeFailedAuthentication(req: Request, res: Response): Promise<void> {
+    const limit = this.config.rateLimitFailedAuthentications;
+    const { count, resetMs } = await this.charge(
       res,
       `failed:${req.ip}`,
-      this.config.rateLimitFailedAuthentications,
+      limit,
+      false,
     );
+    if (count >= limit) this.spent.set(req.ip!, Date.now() + resetMs);
+    if (count > limit)
+      throw new TooManyRequests(Math.max(1, Math.ceil(resetMs / 1000)));
   }
 
-  private async charge(res: Response, bucket: string, limit: number) {
-    const { count, resetMs } = await this.counters.hit(
+  /**
+   * Refuses (429) a token from a client address whose budget of failures is
+   * spent before it is looked up, unless this instance has seen the token
+   * valid: a flood of made-up tokens past the budget costs no lookup.
+   */
+  refuseWhileFailuresSpent(req: Request, res: Response): void {
+    const ends = this.spent.get(req.ip!);
+    if (ends === undefined) return;
+    const resetMs = ends - Date.now();
+    if (resetMs <= 0) return void this.spent.delete(req.ip!);
+    const token = bearerTokenOrNone(req);
+    if (!token || this.valid.has(tokenKey(token))) return;
+    const limit = this.config.rateLimitFailedAuthentications;
+    const reset = Math.max(1, Math.ceil(resetMs / 1000));
+    res.setHeader('RateLimit-Limit', String(limit));
+    res.setHeader('RateLimit-Remaining', '0');
+    res.setHeader('RateLimit-Reset', String(reset));
+    throw new TooManyRequests(reset);
+  }
+
+  /** Remembers that the request's token authenticated. */
+  rememberValid(req: Request): void {
+    const token = bearerTokenOrNone(req);
+    if (token) this.valid.set(tokenKey(token), true);
+  }
+
+  private async charge(
+    res: Response,
+    bucket: string,
+    limit: number,
+    refuse = true,
+  ) {
+    const counted = await this.counters.hit(
       bucket,
       this.config.rateLimitWindowSeconds * 1000,
     );
+    const { count, resetMs } = counted;
     const reset = Math.max(1, Math.ceil(resetMs / 1000));
     res.setHeader('RateLimit-Limit', String(limit));
     res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - count)));
     res.setHeader('RateLimit-Reset', String(reset));
-    if (count > limit) throw new TooManyRequests(reset);
+    if (refuse && count > limit) throw new TooManyRequests(reset);
+    return counted;
   }
 
   onApplicationShutdown(): Promise<void> {

@@ -1,0 +1,54 @@
+import { canonicalToken } from '../src/auth/credentials';
+import { bearer, example } from './support/example';
+import { AUDIENCE, LocalIssuer } from './support/local-issuer';
+import { startTestApp, TestApp } from './support/test-app';
+
+const ALPHABET =
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * The spellings of a JWT whose signature decodes to the same bytes: the last
+ * base64url character of an RS256 signature (256 bytes) carries four unused
+ * bits.
+ */
+function spellings(token: string): string[] {
+  const head = token.slice(0, -1);
+  const last = ALPHABET.indexOf(token.at(-1)!);
+  return Array.from(
+    { length: 16 },
+    (_, low) => head + ALPHABET[(last & 0b110000) | low],
+  );
+}
+
+// One budget per token, whatever spelling of it is sent.
+describe('a JWT’s request budget', () => {
+  const idp = new LocalIssuer();
+  let t: TestApp;
+
+  beforeAll(async () => {
+    await idp.start();
+    await idp.addKey('rsa', 'RS256');
+    const file = example();
+    file.tenant.tokenIssuers = [
+      { issuer: idp.issuer('example'), audiences: [AUDIENCE] },
+    ];
+    t = await startTestApp([file], { rateLimit: 3 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await idp.stop();
+  });
+
+  it('is one for all the spellings of its signature', async () => {
+    const token = await idp.sign({ sub: 'ada' }, { realm: 'example' });
+    const variants = spellings(token);
+    expect(new Set(variants.map(canonicalToken)).size).toBe(1);
+    const statuses: number[] = [];
+    for (const variant of variants.slice(0, 5))
+      statuses.push(
+        (await t.http().get('/example/api/identity/v1').set(bearer(variant)))
+          .status,
+      );
+    expect(statuses).toStrictEqual([200, 200, 200, 429, 429]);
+  });
+});
