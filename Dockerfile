@@ -1,20 +1,28 @@
 # syntax=docker/dockerfile:1
-# Build: the same commands CI runs (npm ci, npm run build).
+# Build: the same commands CI runs (npm ci, npm run build). npm ci runs the
+# install scripts (the Node.js check and the Prisma client's generation), so
+# what they read comes first.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc .nvmrc prisma.config.ts ./
+COPY scripts ./scripts
+COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-# Run: production dependencies, the build and the migrations; no root.
+# Run: production dependencies, the build and the migrations; no root. The
+# embedded database (no DATABASE_URL) lives in the volume /data.
 FROM node:24-bookworm-slim
-ENV NODE_ENV=production
+# Every address of the container: it is reached through its published port.
+ENV NODE_ENV=production HOST=0.0.0.0 DATA_DIR=/data/pglite
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma ./prisma
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

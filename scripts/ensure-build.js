@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// An unsupported Node.js stops here, in one line, before anything else.
+require('./check-node');
 // Builds dist/ when it is missing or older than anything it is built from,
 // so that `npm start`, `npm run cli` and the tests never run stale code and
 // never spend seconds rebuilding code that is current. `npm run build`
@@ -18,7 +20,6 @@ const INPUTS = [
   'nest-cli.json',
 ];
 const OUTPUTS = ['dist/main.js', 'dist/cli.js'];
-const SUPPORTED_NODE = 24;
 
 /** The newest modification time below `path` (a file or a folder). */
 function newest(path) {
@@ -31,11 +32,6 @@ function newest(path) {
   );
 }
 
-const major = Number(process.versions.node.split('.')[0]);
-if (major < SUPPORTED_NODE)
-  console.warn(
-    `Node.js ${process.versions.node} is older than this project supports; use Node.js ${SUPPORTED_NODE} (see .nvmrc).`,
-  );
 
 const built = Math.min(...OUTPUTS.map((file) => newest(join(ROOT, file)) || -1));
 const sources = Math.max(...INPUTS.map((input) => newest(join(ROOT, input))));

@@ -3,6 +3,7 @@
 // schema engine, but the CLI insists on finding one first; pointing
 // PRISMA_SCHEMA_ENGINE_BINARY at an existing file lets generation work on
 // machines that cannot download the engine. An explicit setting wins.
+require('./check-node');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 

@@ -14,6 +14,7 @@ const {
   cloneReplica,
   importDemo,
   initPrimary,
+  postgresProgram,
   postgresUrl,
   redisUrl,
   serviceUrl,
@@ -31,6 +32,28 @@ const { PROJECT, Topology } = require('./topology/state');
 
 const SERVICES = ['service-1', 'service-2'];
 
+/** A program on PATH (or in /usr/sbin, where Debian puts PgBouncer), or in `path` itself. */
+function found(program) {
+  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin'];
+  return program.startsWith('/')
+    ? existsSync(program)
+    : dirs.some((dir) => dir && existsSync(join(dir, program)));
+}
+
+/**
+ * What `up` needs of this machine, checked before anything starts; each one
+ * missing is named with the command that installs it.
+ */
+function missingPrerequisites() {
+  const needs = [
+    [postgresProgram('initdb'), 'PostgreSQL 15 or later: apt-get install postgresql'],
+    [postgresProgram('pg_basebackup'), 'PostgreSQL 15 or later: apt-get install postgresql'],
+    ['pgbouncer', 'PgBouncer: apt-get install pgbouncer'],
+    ['redis-server', 'Redis: apt-get install redis-server'],
+  ];
+  return [...new Set(needs.filter(([p]) => !found(p)).map(([, how]) => how))];
+}
+
 async function up() {
   const running = Topology.load();
   if (running)
@@ -40,6 +63,11 @@ async function up() {
   for (const file of ['dist/main.js', 'dist/cli.js'])
     if (!existsSync(join(PROJECT, file)))
       throw new Error(`${file} is missing; run npm run build first.`);
+  const missing = missingPrerequisites();
+  if (missing.length)
+    throw new Error(
+      `The topology needs what this machine lacks: ${missing.join('; ')}. Nothing was started.`,
+    );
   const topology = Topology.create();
   const started = Date.now();
   try {

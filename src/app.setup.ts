@@ -1,4 +1,5 @@
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import {
   ExpressAdapter,
   NestExpressApplication,
@@ -128,7 +129,30 @@ class QueryAwareValidationPipe extends ValidationPipe {
   async transform(value: unknown, metadata: ArgumentMetadata) {
     if (metadata.type === 'query' && metadata.metatype && isEmptyObject(value))
       return new (metadata.metatype as new () => object)();
+    if (metadata.type === 'query' && metadata.metatype)
+      refuseBracketed(value as Record<string, unknown>, metadata.metatype);
     return super.transform(value, metadata);
+  }
+}
+
+/**
+ * A known parameter spelled with brackets (`fields[]=…`, `fields[a]=…`) is
+ * not read as the parameter: 400 naming it, rather than an answer that
+ * silently ignores it.
+ */
+function refuseBracketed(query: Record<string, unknown>, metatype: Function) {
+  const known = new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(metatype, '', true, false)
+      .map((m) => m.propertyName),
+  );
+  for (const key of Object.keys(query)) {
+    const base = /^([^[]+)\[/.exec(key)?.[1];
+    if (base !== undefined && known.has(base))
+      throw new InvalidRequest(
+        `${base} is given once, as ${base}=…, not with brackets.`,
+        [{ field: base, message: 'must be given once, without brackets' }],
+      );
   }
 }
 

@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -10,6 +12,7 @@ import {
   reportFatal,
 } from './ops/startup';
 import { DemoBanner, DemoSeeder } from './tenants/demo-seeder';
+import { TenantsService } from './tenants/tenants.service';
 import { setFlagsFromString } from 'node:v8';
 
 // Under load most garbage of a request outlives a scavenge or two and lands
@@ -40,11 +43,26 @@ async function bootstrap(config: AppConfig) {
   if (config.host) await app.listen(config.port, config.host);
   else await app.listen(config.port);
   const base = `http://localhost:${config.port}`;
-  new Logger('Server').log(`Listening on ${base}`);
+  new Logger('Server').log(
+    `Listening on ${base} (bound to ${boundAddress(app)})`,
+  );
   if (config.seedDemo) {
     const banner = await seeder.banner();
     if (banner) printDemo(base, banner, loaded);
   }
+  // A database with no tenant serves nothing yet: say how to make one.
+  if (!(await app.get(TenantsService).hasTenants()))
+    new Logger('Tenants').warn(
+      'No tenant yet: create one with `npm run cli -- import <tenant file>` (docs/import-format.md; README, "Your own tenant").',
+    );
+}
+
+/** The address the server really listens on, as host:port. */
+function boundAddress(app: { getHttpServer(): Server }): string {
+  const address = app.getHttpServer().address() as AddressInfo;
+  const host =
+    address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${host}:${address.port}`;
 }
 
 function printDemo(base: string, banner: DemoBanner, loaded: boolean) {

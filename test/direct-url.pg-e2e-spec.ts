@@ -67,7 +67,7 @@ describe('the direct URL', () => {
           cwd: ROOT,
         },
       );
-      expect(r.stderr).toBe('');
+      expect(r.stderr).toMatch(/^Database: PostgreSQL at [^\n]+\n$/);
       expect(r.stdout).toMatch(/^Imported tenant "example"/);
       expect(r.status).toBe(0);
     } finally {

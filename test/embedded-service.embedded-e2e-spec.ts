@@ -29,7 +29,11 @@ describe('the embedded database shared by the service and the command line', () 
         encoding: 'utf8',
       },
     );
-    return { code: r.status, out: r.stdout, err: r.stderr };
+    return {
+      code: r.status,
+      out: r.stdout,
+      err: r.stderr.replace(/^Database: .*\n/, ''),
+    };
   };
   const get = (path: string, token: string) =>
     fetch(`${base}${path}`, {
@@ -41,6 +45,14 @@ describe('the embedded database shared by the service and the command line', () 
     server = await startServer(env);
   });
   afterAll(() => server.stop());
+
+  it('listens on loopback only when HOST is unset, and says so', async () => {
+    expect(server.output()).toContain(
+      `Listening on http://localhost:${env.PORT} (bound to 127.0.0.1:${env.PORT})`,
+    );
+    // Reachable on loopback; on any other address of the host it is not there.
+    expect((await get('/health/live', '')).status).toBe(200);
+  });
 
   it('belongs to one service: a second one refuses, naming the first', async () => {
     const pid = /"pid":(\d+)/.exec(server.output())![1];

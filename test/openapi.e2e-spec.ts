@@ -10,7 +10,9 @@ const json = { 'Content-Type': 'application/json' };
 const BY_ID = '/{tenant}/api/identity/v1/{id}';
 const CURRENT = '/{tenant}/api/identity/v1';
 const SCIM_PATHS = [
+  '/{tenant}/scim/v2/.search',
   '/{tenant}/scim/v2/Groups',
+  '/{tenant}/scim/v2/Groups/.search',
   '/{tenant}/scim/v2/Groups/{id}',
   '/{tenant}/scim/v2/ResourceTypes',
   '/{tenant}/scim/v2/ResourceTypes/{id}',
@@ -18,6 +20,7 @@ const SCIM_PATHS = [
   '/{tenant}/scim/v2/Schemas/{id}',
   '/{tenant}/scim/v2/ServiceProviderConfig',
   '/{tenant}/scim/v2/Users',
+  '/{tenant}/scim/v2/Users/.search',
   '/{tenant}/scim/v2/Users/{id}',
 ];
 
@@ -96,6 +99,7 @@ describe('the OpenAPI document', () => {
       '405',
       '406',
       '429',
+      '431',
       '500',
       '503',
     ]);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser, chromium } from 'playwright-core';
@@ -7,6 +7,10 @@ import { serverEnvironment, startServer } from './support/server';
 // Swagger UI in a real browser (Debian's chromium): authorize with the demo
 // token, run GET of the current identity from the page, read the answer.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(CHROMIUM))
+  throw new Error(
+    `The browser test needs Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`,
+  );
 const SCREENSHOT = resolve(__dirname, '..', 'test-artifacts', 'swagger-ui.png');
 
 describe('Swagger UI', () => {

@@ -164,8 +164,11 @@ async function startPgbouncer(topology, port, primaryPort) {
     ini,
     [
       '[databases]',
-      // Every database of the primary under its own name (the migration check creates one).
-      `* = host=127.0.0.1 port=${primaryPort}`,
+      // Every database of the primary under its own name (the migration check
+      // creates one), each server connection bounding its statements as the
+      // instances' own sessions do (DATABASE_QUERY_TIMEOUT_MS, 30 s): behind
+      // PgBouncer in transaction mode a session's SET does not hold.
+      `* = host=127.0.0.1 port=${primaryPort} connect_query='SET statement_timeout = 30000'`,
       '',
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',
@@ -281,6 +284,7 @@ async function startService(
 }
 
 module.exports = {
+  postgresProgram,
   DATABASE,
   RATE_LIMIT,
   cloneReplica,

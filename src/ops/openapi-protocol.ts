@@ -40,9 +40,13 @@ function addAllow(item: PathItemObject): void {
     refused.headers = { ...refused.headers, Allow: allowHeader(allow) };
     operation.responses[405] = refused;
   }
-  const get = item.get!;
+  // A path's OPTIONS is named after its GET, or else its first operation.
+  const get = item.get ?? [...operationsOf(item)][0];
+  const name = get.operationId!;
   item.options = {
-    operationId: get.operationId!.replace(/^get/, 'options'),
+    operationId: item.get
+      ? name.replace(/^get/, 'options')
+      : `options${name[0].toUpperCase()}${name.slice(1)}`,
     summary: 'The methods this path allows',
     description: `Answers 204 with \`Allow: OPTIONS, ${allow}\`, for any tenant and without a token; other methods than these are answered 405 with the same list.`,
     tags: [PROTOCOL_TAG],
@@ -69,10 +73,14 @@ export function addProtocol(document: OpenAPIObject): OpenAPIObject {
   const everywhere = headers('X-Request-Id', 'Cache-Control');
   for (const item of Object.values(document.paths)) {
     addAllow(item);
-    for (const operation of operationsOf(item))
+    for (const operation of operationsOf(item)) {
+      // Node answers it before any route, for every path (SCIM routes
+      // document it as a SCIM error themselves).
+      operation.responses[431] ??= problemResponse(431, PROBLEM);
       for (const response of Object.values(operation.responses))
         if (response && !('$ref' in response))
           response.headers = { ...everywhere, ...response.headers };
+    }
   }
   for (const schema of Object.values(document.components.schemas ?? {}))
     if ('type' in schema && schema.type === 'object')
