@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { TokensService } from './auth/tokens.service';
 import { CliModule } from './cli.module';
 import { DomainError } from './common/errors';
+import { Database } from './database/database';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { EventsService } from './events/events.service';
 import { IdentityService } from './identity/identity.service';
@@ -15,17 +16,24 @@ import { explainStartupError } from './ops/startup';
 const USAGE = `Usage: npm run cli -- <command>
 
   migrate                              apply pending database migrations
-  import <file> [--replace]            import a tenant file (shared import format)
+  import <file> [--replace [--replace-tokens]]
+                                       import a tenant file (shared import format);
+                                       a replace keeps the tokens the file does not
+                                       list unless --replace-tokens
   export <tenant> [--output <file>]    write a tenant in the import format (no tokens)
   token create --tenant <t> (--identity <id> [--account <acc>] | --app <name>)
                [--scope <scope> ...] [--ttl <n>(s|m|h|d)]
                                        print a new token secret (shown once)
-  token revoke --tenant <t> <secret>   revoke a token
-  token list --tenant <t>              list tokens (never their secrets)
+  token revoke --tenant <t> <id|secret>
+                                       revoke a token, by the id token list shows or by its secret
+  token list --tenant <t>              list tokens with their ids (never their secrets)
   merge --tenant <t> --into <id> --from <id>
                                        merge an identity into another
   events --tenant <t> [--after <id>] [--follow]
                                        print the change log as JSON lines`;
+
+const count = (n: number, one: string, many: string) =>
+  `${n} ${n === 1 ? one : many}`;
 
 /** Wrong usage of the command line: exit code 2. */
 class UsageError extends Error {}
@@ -43,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       replace: { type: 'boolean' },
+      'replace-tokens': { type: 'boolean' },
       output: { type: 'string' },
       tenant: { type: 'string' },
       identity: { type: 'string' },
@@ -73,6 +82,9 @@ async function main(argv: string[]): Promise<void> {
     }),
   );
   app.flushLogs();
+  // Which database every command works on, so that a token made on the
+  // embedded database is not mistaken for one of the service's PostgreSQL.
+  console.error(`Database: ${app.get(Database).description}`);
   try {
     await run(app, command, args, opts);
   } finally {
@@ -109,12 +121,24 @@ async function run(
         ]);
       }
       const started = Date.now();
+      if (opts['replace-tokens'] && !opts.replace)
+        throw new UsageError('--replace-tokens goes with --replace.');
       const s = await tenants.importTenant(parsed, {
         replace: opts.replace === true,
+        replaceTokens: opts['replace-tokens'] === true,
+        // What goes, said before it goes (on stderr: stdout stays the summary).
+        beforeReplace: (n) =>
+          console.error(
+            `Replacing tenant "${n.tenantId}" removes ${count(n.removedIdentities.length, 'identity', 'identities')} the file lacks` +
+              `${n.removedIdentities.length ? ` (${n.removedIdentities.slice(0, 10).join(', ')}${n.removedIdentities.length > 10 ? ', …' : ''})` : ''}` +
+              ` and ${count(n.removedTokens, 'token', 'tokens')} (${opts['replace-tokens'] ? 'every token the file does not list' : 'of the identities and accounts that go'});` +
+              ` it keeps ${count(n.keptTokens, 'token', 'tokens')} the file does not list.`,
+          ),
       });
       return console.log(
         `${s.replaced ? 'Replaced' : 'Imported'} tenant "${s.tenantId}": ${s.identities} identities, ` +
-          `${s.accounts} accounts, ${s.friendships} friendships, ${s.tokens} tokens in ${Date.now() - started} ms.`,
+          `${s.accounts} accounts, ${s.friendships} friendships, ${s.tokens} tokens in ${Date.now() - started} ms` +
+          `${s.replaced ? `; ${count(s.keptTokens, 'token', 'tokens')} kept, ${s.removedTokens} removed` : ''}.`,
       );
     }
     case 'export': {
@@ -147,10 +171,12 @@ async function run(
     case 'token revoke': {
       const revoked = await tokens.revokeToken(
         need(opts.tenant, '--tenant'),
-        need(args[1], 'the token secret'),
+        need(args[1], 'the token id or secret'),
       );
       if (!revoked)
-        throw new Refused('No live token with that secret in this tenant.');
+        throw new Refused(
+          'No live token with that id or secret in this tenant.',
+        );
       return console.log('Revoked.');
     }
     case 'token list': {

@@ -1,3 +1,4 @@
+import { describeDatabaseUrl } from '../src/database/database-url';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,11 @@ describe('command line', () => {
       [join(ROOT, 'dist', 'cli.js'), ...args],
       { env, encoding: 'utf8', cwd: ROOT },
     );
-    return { code: r.status, out: r.stdout, err: r.stderr };
+    // The first line on stderr names the database (checked on its own below).
+    const [, database, err] = /^(?:Database: (.*)\n)?([\s\S]*)$/.exec(
+      r.stderr,
+    )!;
+    return { code: r.status, out: r.stdout, err, database };
   };
 
   beforeAll(async () => {
@@ -34,6 +39,15 @@ describe('command line', () => {
     };
   });
   afterAll(() => db.drop());
+
+  it('names the database it works on, before anything else', () => {
+    const { database } = cli('migrate');
+    if (db.config.databaseUrl)
+      expect(database).toBe(
+        `PostgreSQL at ${describeDatabaseUrl(db.config.databaseUrl)}`,
+      );
+    else expect(database).toBe(`embedded PGlite at ${join(work, 'pglite')}`);
+  });
 
   it('migrates, imports, refuses a second import and replaces on request', () => {
     expect(cli('migrate')).toMatchObject({
@@ -52,6 +66,34 @@ describe('command line', () => {
     expect(cli('import', EXAMPLE, '--replace').out).toMatch(
       /^Replaced tenant "example"/,
     );
+  });
+
+  it('says what a replace removes before it does, and keeps the tokens the file does not list unless --replace-tokens', () => {
+    const secret = cli(
+      'token',
+      'create',
+      '--tenant',
+      'example',
+      '--app',
+      'directory',
+      '--scope',
+      'scim:provision',
+    ).out.trim();
+    const replaced = cli('import', EXAMPLE, '--replace');
+    expect(replaced.code).toBe(0);
+    expect(replaced.err).toContain(
+      'Replacing tenant "example" removes 0 identities the file lacks and 0 tokens (of the identities and accounts that go); it keeps 1 token the file does not list.\n',
+    );
+    expect(replaced.out).toMatch(/; 1 token kept, 0 removed\.\n$/);
+    expect(cli('token', 'revoke', '--tenant', 'example', secret).code).toBe(0);
+    cli('token', 'create', '--tenant', 'example', '--app', 'other');
+    const all = cli('import', EXAMPLE, '--replace', '--replace-tokens');
+    expect(all.err).toContain(
+      'Replacing tenant "example" removes 0 identities the file lacks and 2 tokens (every token the file does not list); it keeps 0 tokens the file does not list.\n',
+    );
+    expect(cli('import', EXAMPLE, '--replace-tokens')).toMatchObject({
+      code: 2,
+    });
   });
 
   it('prints the JSON path of an error in a broken file and changes nothing', () => {
@@ -152,8 +194,23 @@ describe('command line', () => {
     expect(cli('token', 'revoke', '--tenant', 'example', secret)).toMatchObject(
       { code: 0, out: 'Revoked.\n' },
     );
+    // By the id token list shows: the app token listed last.
+    const id = lines.at(-1).id as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(cli('token', 'revoke', '--tenant', 'example', id)).toMatchObject({
+      code: 0,
+      out: 'Revoked.\n',
+    });
+    const after = cli('token', 'list', '--tenant', 'example')
+      .out.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(after.find((t) => t.id === id)).toMatchObject({ revoked: true });
     expect(cli('token', 'revoke', '--tenant', 'example', secret)).toMatchObject(
-      { code: 1, err: 'No live token with that secret in this tenant.\n' },
+      {
+        code: 1,
+        err: 'No live token with that id or secret in this tenant.\n',
+      },
     );
   });
 

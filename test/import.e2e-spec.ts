@@ -1,3 +1,5 @@
+import { IdentityService } from '../src/identity/identity.service';
+import { generatedTenant } from './support/generated-tenant';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { example, TOKENS } from './support/example';
 import { snapshot } from './support/snapshot';
@@ -65,6 +67,9 @@ describe('tenant import and export', () => {
       accounts: 0,
       friendships: 0,
       tokens: 1,
+      removedIdentities: 4,
+      removedTokens: 1,
+      keptTokens: 0,
     });
     const ids = await t.database.prisma.identity.findMany({
       where: { tenantId: 'replaced' },
@@ -81,6 +86,114 @@ describe('tenant import and export', () => {
         (r) => (r.tenantId ?? r.id) === 'example',
       );
     expect(untouched.map(ofExample)).toStrictEqual(bystander.map(ofExample));
+  });
+
+  it('keeps on a replace the tokens the file does not list, and the Group ids of roles still there', async () => {
+    const original = example();
+    original.tenant.id = 'kept';
+    original.tokens = [
+      { token: 'kept-ada-token-0000001', type: 'access', identityId: 'ada' },
+      { token: 'kept-mary-token-000001', type: 'access', identityId: 'mary' },
+      {
+        token: 'kept-scim-token-000001',
+        type: 'app',
+        appId: 'directory',
+        scopes: ['scim:provision'],
+      },
+    ];
+    await t.tenants.importTenant(original);
+    const groupIds = async () =>
+      (
+        await t.database.prisma.role.findMany({
+          where: { tenantId: 'kept' },
+          select: { name: true, id: true },
+          orderBy: { name: 'asc' },
+        })
+      ).map((r) => `${r.name}:${r.id}`);
+    const groupsBefore = await groupIds();
+    expect(groupsBefore.length).toBeGreaterThan(0);
+    // The same people, mary gone, no tokens listed.
+    const file = example();
+    file.tenant.id = 'kept';
+    file.identities = file.identities.filter(
+      (i: { identityId: string }) => i.identityId !== 'mary',
+    );
+    for (const identity of file.identities)
+      identity.friends = (identity.friends ?? []).filter(
+        (f: string) => f !== 'mary',
+      );
+    delete file.tokens;
+    const notices: object[] = [];
+    const summary = await t.tenants.importTenant(file, {
+      replace: true,
+      beforeReplace: (n) => notices.push(n),
+    });
+    expect(notices).toStrictEqual([
+      {
+        tenantId: 'kept',
+        removedIdentities: ['mary'],
+        removedTokens: 1,
+        keptTokens: 2,
+      },
+    ]);
+    expect(summary).toMatchObject({
+      removedIdentities: 1,
+      removedTokens: 1,
+      keptTokens: 2,
+    });
+    await t
+      .as('kept-ada-token-0000001')
+      .get('/kept/api/identity/v1')
+      .expect(200);
+    await t
+      .as('kept-scim-token-000001')
+      .get('/kept/scim/v2/Groups')
+      .expect(200);
+    await t
+      .as('kept-mary-token-000001')
+      .get('/kept/api/identity/v1')
+      .expect(401);
+    expect(await groupIds()).toStrictEqual(groupsBefore);
+    // Asked to, a replace makes the tokens exactly the file's.
+    await t.tenants.importTenant(file, { replace: true, replaceTokens: true });
+    await t
+      .as('kept-ada-token-0000001')
+      .get('/kept/api/identity/v1')
+      .expect(401);
+    await t
+      .as('kept-scim-token-000001')
+      .get('/kept/scim/v2/Groups')
+      .expect(401);
+  });
+
+  it('exports one snapshot: identities deleted during an export never leave a torn file', async () => {
+    await t.tenants.importTenant(generatedTenant('torn', 400));
+    const identities = t.app.get(IdentityService);
+    const ids = Array.from(
+      { length: 200 },
+      (_, i) => `user-${String(i * 2).padStart(6, '0')}`,
+    );
+    let deleting = true;
+    const deleter = (async () => {
+      for (const id of ids) await identities.deleteIdentity('torn', id);
+      deleting = false;
+    })();
+    const torn: string[] = [];
+    let exports = 0;
+    while (deleting || exports === 0) {
+      const file = (await t.tenants.exportTenant('torn')) as {
+        identities: { identityId: string; friends?: string[] }[];
+      };
+      exports++;
+      const present = new Set(file.identities.map((i) => i.identityId));
+      for (const identity of file.identities)
+        for (const friend of identity.friends ?? [])
+          if (!present.has(friend))
+            torn.push(`${identity.identityId}→${friend}`);
+    }
+    await deleter;
+    expect(exports).toBeGreaterThan(1);
+    expect(torn).toStrictEqual([]);
   });
 
   it('round-trips export → import', async () => {

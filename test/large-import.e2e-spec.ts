@@ -19,6 +19,9 @@ describe('a 10,000-identity import', () => {
       accounts: 10_000,
       friendships: 10_000,
       tokens: 1,
+      removedIdentities: 0,
+      removedTokens: 0,
+      keptTokens: 0,
     });
     expect(
       await t.database.prisma.friendship.count({

@@ -248,6 +248,19 @@ describe('PUT and DELETE', () => {
       });
       const list = await ada.put('', '[1]').expect(400);
       expect(list.body.detail).toBe('The body must be a JSON object.');
+      for (const scalar of ['"x"', '42', 'null', 'true']) {
+        const res = await ada.put('', scalar).expect(400);
+        expect([scalar, res.body]).toStrictEqual([
+          scalar,
+          {
+            type: 'urn:problem:identity:malformed-json',
+            title: 'Bad Request',
+            status: 400,
+            detail: 'The request body must be a JSON object.',
+            instance: ex.api,
+          },
+        ]);
+      }
     });
 
     it('answers 415 for a body that is not JSON and 413 for one over 64 KiB', async () => {

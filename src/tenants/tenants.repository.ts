@@ -124,15 +124,19 @@ export class TenantsRepository {
   /**
    * Writes a whole tenant in one transaction. With `replace`, the tenant's
    * old data is removed first (cascading from the tenant row); without it an
-   * existing tenant makes the insert fail and nothing is written. The
-   * change log records `events`, and a deletion for every identity the
-   * replaced tenant had that the new data lacks.
+   * existing tenant makes the insert fail and nothing is written. A replace
+   * keeps what the file does not mention: the tokens it does not list (unless
+   * `replaceTokens`), as long as their identity and account are still there,
+   * and the Group id, externalId and creation time of each role that is
+   * still there. The change log records `events`, and a deletion for every
+   * identity the replaced tenant had that the new data lacks.
    */
   async write(
     data: TenantData,
     replace: boolean,
     events: NewEvent[],
-  ): Promise<{ replaced: boolean }> {
+    { replaceTokens = false } = {},
+  ): Promise<{ replaced: boolean } & ReplacePlan> {
     const tenantId = data.tenant.id;
     const result = await this.database.prisma.$transaction(
       async (tx) => {
@@ -146,17 +150,10 @@ export class TenantsRepository {
         const existed =
           (await tx.tenant.count({ where: { id: tenantId } })) > 0;
         if (existed && !replace) throw new TenantExists(tenantId);
-        const kept = new Set(data.identities.map((i) => i.identityId));
-        const removed = replace
-          ? (
-              await tx.identity.findMany({
-                where: { tenantId },
-                select: { identityId: true },
-              })
-            )
-              .map((i) => i.identityId)
-              .filter((id) => !kept.has(id))
-          : [];
+        const old = existed
+          ? await readReplaced(tx, tenantId)
+          : { identityIds: [], tokens: [], roles: [] };
+        const plan = planReplace(data, old, replaceTokens);
         const insert = (table: keyof typeof TABLES, rows: object[]) =>
           insertRows(tx, table, tenantId, TABLES[table], rows);
         if (replace) await tx.tenant.deleteMany({ where: { id: tenantId } });
@@ -172,13 +169,25 @@ export class TenantsRepository {
         await insert('account', data.accounts);
         await insert('friendship', data.friendships);
         await insert('token', data.tokens);
-        const deletions = removed.map((identityId) => ({
+        if (plan.keptTokens.length)
+          await tx.token.createMany({
+            data: plan.keptTokens.map((token) => ({ ...token, tenantId })),
+          });
+        const roles = old.roles.filter((r) => data.roles.includes(r.name));
+        if (roles.length)
+          await tx.$executeRaw`
+            UPDATE role r
+               SET id = o.id, external_id = o.external_id, created_at = o.created_at
+              FROM jsonb_to_recordset(${JSON.stringify(roles)}::jsonb)
+                   AS o(name text, id text, external_id text, created_at timestamptz)
+             WHERE r.tenant_id = ${tenantId} AND r.name = o.name`;
+        const deletions = plan.removedIdentities.map((identityId) => ({
           identityId,
           type: 'deleted' as const,
           fields: [],
         }));
         await appendEvents(tx, tenantId, [...deletions, ...events]);
-        return { replaced: existed };
+        return { replaced: existed, ...plan };
       },
       { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
     );
@@ -189,79 +198,174 @@ export class TenantsRepository {
     return result;
   }
 
-  /** Everything of a tenant except its tokens, or undefined when unknown. */
-  async read(
-    tenantId: string,
-  ): Promise<Omit<TenantData, 'tokens'> | undefined> {
-    const prisma = this.database.prisma;
-    const tenant = await prisma.tenant.findUnique({
-      where: { id: tenantId },
-      select: { id: true, name: true, adminRoles: true },
-    });
-    if (!tenant) return undefined;
-    const where = { tenantId };
-    const [
-      issuers,
-      providers,
-      identities,
-      accounts,
-      friendships,
-      roles,
-      roleAssignments,
-    ] = await Promise.all([
-      prisma.tokenIssuer.findMany({
-        where,
-        orderBy: { position: 'asc' },
-        omit: { tenantId: true },
-      }),
-      prisma.accountProvider.findMany({
-        where,
-        orderBy: { position: 'asc' },
-        omit: { tenantId: true },
-      }),
-      prisma.identity.findMany({
-        where,
-        orderBy: { identityId: 'asc' },
-        omit: {
-          tenantId: true,
-          version: true,
-          createdAt: true,
-          updatedAt: true,
-        },
-      }),
-      prisma.account.findMany({
-        where,
-        orderBy: [{ provider: { position: 'asc' } }, { accountId: 'asc' }],
-        omit: { tenantId: true },
-      }),
-      prisma.friendship.findMany({
-        where,
-        orderBy: [{ identityId: 'asc' }, { friendId: 'asc' }],
-        omit: { tenantId: true },
-      }),
-      prisma.role.findMany({
-        where,
-        orderBy: { name: 'asc' },
-        select: { name: true },
-      }),
-      prisma.roleAssignment.findMany({
-        where,
-        orderBy: [{ identityId: 'asc' }, { roleName: 'asc' }],
-        omit: { tenantId: true },
-      }),
-    ]);
-    return {
-      tenant,
-      issuers,
-      providers,
-      identities: identities.map((i) => ({
-        ...i,
-        properties: i.properties as Record<string, string>,
-      })),
-      accounts,
-      friendships,
-      roles: roles.map((r) => r.name),
-      roleAssignments,
-    };
+  /** What replacing the tenant with `data` would remove; nothing for a new tenant. */
+  async replacePlan(
+    data: TenantData,
+    replaceTokens: boolean,
+  ): Promise<ReplacePlan> {
+    const tenantId = data.tenant.id;
+    const old = (await this.exists(tenantId))
+      ? await readReplaced(this.database.prisma, tenantId)
+      : { identityIds: [], tokens: [], roles: [] };
+    return planReplace(data, old, replaceTokens);
   }
+
+  /**
+   * Everything of a tenant except its tokens, or undefined when unknown:
+   * one snapshot (a REPEATABLE READ transaction), so a write while it reads
+   * cannot leave a friendship to an identity missing from the same export.
+   */
+  read(tenantId: string): Promise<Omit<TenantData, 'tokens'> | undefined> {
+    return this.database.prisma.$transaction((tx) => readTenant(tx, tenantId), {
+      isolationLevel: 'RepeatableRead',
+      timeout: IMPORT_TIMEOUT_MS,
+      maxWait: IMPORT_TIMEOUT_MS,
+    });
+  }
+}
+
+/** The reads of an export, in the transaction given. */
+async function readTenant(
+  prisma: Reader &
+    Pick<
+      Database['prisma'],
+      | 'tenant'
+      | 'tokenIssuer'
+      | 'accountProvider'
+      | 'account'
+      | 'friendship'
+      | 'roleAssignment'
+    >,
+  tenantId: string,
+): Promise<Omit<TenantData, 'tokens'> | undefined> {
+  const tenant = await prisma.tenant.findUnique({
+    where: { id: tenantId },
+    select: { id: true, name: true, adminRoles: true },
+  });
+  if (!tenant) return undefined;
+  const where = { tenantId };
+  const [
+    issuers,
+    providers,
+    identities,
+    accounts,
+    friendships,
+    roles,
+    roleAssignments,
+  ] = await Promise.all([
+    prisma.tokenIssuer.findMany({
+      where,
+      orderBy: { position: 'asc' },
+      omit: { tenantId: true },
+    }),
+    prisma.accountProvider.findMany({
+      where,
+      orderBy: { position: 'asc' },
+      omit: { tenantId: true },
+    }),
+    prisma.identity.findMany({
+      where,
+      orderBy: { identityId: 'asc' },
+      omit: {
+        tenantId: true,
+        version: true,
+        createdAt: true,
+        updatedAt: true,
+      },
+    }),
+    prisma.account.findMany({
+      where,
+      orderBy: [{ provider: { position: 'asc' } }, { accountId: 'asc' }],
+      omit: { tenantId: true },
+    }),
+    prisma.friendship.findMany({
+      where,
+      orderBy: [{ identityId: 'asc' }, { friendId: 'asc' }],
+      omit: { tenantId: true },
+    }),
+    prisma.role.findMany({
+      where,
+      orderBy: { name: 'asc' },
+      select: { name: true },
+    }),
+    prisma.roleAssignment.findMany({
+      where,
+      orderBy: [{ identityId: 'asc' }, { roleName: 'asc' }],
+      omit: { tenantId: true },
+    }),
+  ]);
+  return {
+    tenant,
+    issuers,
+    providers,
+    identities: identities.map((i) => ({
+      ...i,
+      properties: i.properties as Record<string, string>,
+    })),
+    accounts,
+    friendships,
+    roles: roles.map((r) => r.name),
+    roleAssignments,
+  };
+}
+
+/** What a replace removes, and the tokens it keeps. */
+export interface ReplacePlan {
+  /** Identities of the tenant that the file lacks. */
+  removedIdentities: string[];
+  /** Tokens that go: not in the file, and either `replaceTokens` or their identity or account goes. */
+  removedTokens: number;
+  keptTokens: KeptToken[];
+}
+
+type KeptToken = Awaited<ReturnType<typeof readReplaced>>['tokens'][number];
+
+type Reader = Pick<Database['prisma'], 'identity' | 'token' | 'role'>;
+
+/** What a replace needs of the tenant as it is. */
+async function readReplaced(db: Reader, tenantId: string) {
+  const [identities, tokens, roles] = await Promise.all([
+    db.identity.findMany({ where: { tenantId }, select: { identityId: true } }),
+    db.token.findMany({ where: { tenantId }, omit: { tenantId: true } }),
+    db.role.findMany({
+      where: { tenantId },
+      select: { name: true, id: true, externalId: true, createdAt: true },
+    }),
+  ]);
+  return {
+    identityIds: identities.map((i) => i.identityId),
+    tokens,
+    roles: roles.map((r) => ({
+      name: r.name,
+      id: r.id,
+      external_id: r.externalId,
+      created_at: r.createdAt,
+    })),
+  };
+}
+
+function planReplace(
+  data: TenantData,
+  old: Awaited<ReturnType<typeof readReplaced>>,
+  replaceTokens: boolean,
+): ReplacePlan {
+  const identities = new Set(data.identities.map((i) => i.identityId));
+  const accounts = new Set(data.accounts.map((a) => a.accountId));
+  const listed = new Set(data.tokens.map((t) => t.tokenHash));
+  const keptTokens = replaceTokens
+    ? []
+    : old.tokens.filter(
+        (t) =>
+          !listed.has(t.tokenHash) &&
+          (t.identityId === null || identities.has(t.identityId)) &&
+          (t.accountId === null || accounts.has(t.accountId)),
+      );
+  const kept = new Set(keptTokens);
+  return {
+    removedIdentities: old.identityIds.filter((id) => !identities.has(id)),
+    removedTokens: old.tokens.filter(
+      (t) => !kept.has(t) && !listed.has(t.tokenHash),
+    ).length,
+    keptTokens,
+  };
 }

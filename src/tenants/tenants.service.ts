@@ -11,6 +11,20 @@ export interface ImportSummary {
   accounts: number;
   friendships: number;
   tokens: number;
+  /** On a replace: identities of the tenant the file lacked, now deleted. */
+  removedIdentities: number;
+  /** On a replace: tokens not in the file that went (see ReplacePlan). */
+  removedTokens: number;
+  /** On a replace: tokens not in the file that are kept. */
+  keptTokens: number;
+}
+
+/** What a replace will remove, told before it does. */
+export interface ReplaceNotice {
+  tenantId: string;
+  removedIdentities: string[];
+  removedTokens: number;
+  keptTokens: number;
 }
 
 @Injectable()
@@ -24,7 +38,17 @@ export class TenantsService {
    */
   async importTenant(
     file: unknown,
-    { replace = false } = {},
+    {
+      replace = false,
+      replaceTokens = false,
+      beforeReplace,
+    }: {
+      replace?: boolean;
+      /** Tokens the file does not list go too (they are kept otherwise). */
+      replaceTokens?: boolean;
+      /** Told what a replace will remove, before it does. */
+      beforeReplace?: (notice: ReplaceNotice) => void;
+    } = {},
   ): Promise<ImportSummary> {
     const data = validateTenantFile(file);
     // A JWT must never be valid on two tenants' paths: one issuer and
@@ -42,9 +66,18 @@ export class TenantsService {
           message: `issuer "${c.issuer}" with audience "${c.audience}" is already trusted by tenant "${c.tenantId}"`,
         })),
       );
-    let replaced: boolean;
+    if (replace && beforeReplace) {
+      const plan = await this.tenants.replacePlan(data, replaceTokens);
+      beforeReplace({
+        tenantId: data.tenant.id,
+        removedIdentities: plan.removedIdentities,
+        removedTokens: plan.removedTokens,
+        keptTokens: plan.keptTokens.length,
+      });
+    }
+    let written: Awaited<ReturnType<TenantsRepository['write']>>;
     try {
-      ({ replaced } = await this.tenants.write(
+      written = await this.tenants.write(
         data,
         replace,
         data.identities.map((identity) => ({
@@ -52,7 +85,8 @@ export class TenantsService {
           type: 'imported',
           fields: fieldsWithValue(identity),
         })),
-      ));
+        { replaceTokens },
+      );
     } catch (error) {
       if (!(error instanceof TenantExists)) throw error;
       throw new TenantFileError([
@@ -64,11 +98,14 @@ export class TenantsService {
     }
     return {
       tenantId: data.tenant.id,
-      replaced,
+      replaced: written.replaced,
       identities: data.identities.length,
       accounts: data.accounts.length,
       friendships: data.friendships.length / 2,
       tokens: data.tokens.length,
+      removedIdentities: written.removedIdentities.length,
+      removedTokens: written.removedTokens,
+      keptTokens: written.keptTokens.length,
     };
   }
 
