@@ -67,3 +67,46 @@ describe('conditional GET', () => {
     );
   });
 });
+
+// decisions.md: a tag says only "the representation you see changed".
+describe("the ETag of a friend's public view", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp([example()]);
+  });
+  afterAll(() => t.close());
+
+  const view = () =>
+    t.http().get(`${API}/mary`).set(bearer(TOKENS.charles)).expect(200);
+  const change = (body: object) =>
+    t
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.mary))
+      .set('Content-Type', 'application/json')
+      .send(body)
+      .expect(200);
+
+  it('stays when a field the view leaves out changes, and changes with one it shows', async () => {
+    const before = await view();
+    const own = await t.http().get(API).set(bearer(TOKENS.mary)).expect(200);
+    expect(before.body).not.toHaveProperty('mobilePhone');
+
+    const changed = await change({ mobilePhone: '+44 20 7946 0999' });
+    expect(changed.headers.etag).not.toBe(own.headers.etag);
+    const after = await view();
+    expect(after.body).toStrictEqual(before.body);
+    expect(after.headers.etag).toBe(before.headers.etag);
+    await t
+      .http()
+      .get(`${API}/mary`)
+      .set(bearer(TOKENS.charles))
+      .set('If-None-Match', before.headers.etag)
+      .expect(304);
+
+    await change({ displayName: 'Mary S.' });
+    const renamed = await view();
+    expect(renamed.body.displayName).toBe('Mary S.');
+    expect(renamed.headers.etag).not.toBe(before.headers.etag);
+  });
+});

@@ -18,8 +18,9 @@ export type VersionTagger = (
  * comes from one sequence all tenants share, so the tag is a digest of the
  * tenant, the identity and the version keyed with a secret of the database
  * (the same on every instance): it changes with every write and says
- * nothing else. A reduced representation (a friend's view, `?fields=`)
- * adds a digest of its shape to the same version tag.
+ * nothing else. A `?fields=` selection adds a digest of its shape to the
+ * same version tag; a friend's public view is tagged from its content
+ * instead (identity.service.ts).
  */
 @Injectable()
 export class IdentityTags {

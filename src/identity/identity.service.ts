@@ -5,6 +5,7 @@ import {
   PreconditionFailed,
 } from '../common/errors';
 import { ifMatchAllows } from '../common/http/if-match';
+import { contentTag } from '../common/http/conditional';
 import {
   IdentityField,
   IdentityResponse,
@@ -163,7 +164,14 @@ export class IdentityService {
   }
 }
 
-/** The representation `view` and `fields` allow; a reduced one gets its own ETag. */
+/**
+ * The representation `view` and `fields` allow. What the caller may see
+ * whole is tagged with its version (a `?fields=` selection adds a digest of
+ * its shape, and If-Match still names that version). A friend's public
+ * view is tagged from what it shows, so its tag changes only when that
+ * does: it tells nothing about the fields the view leaves out (a new
+ * mobile phone, a sign-in).
+ */
 function represent(
   row: IdentityRecord,
   versionTag: string,
@@ -171,18 +179,16 @@ function represent(
   selected: Set<IdentityField> | undefined,
 ): IdentityRepresentation {
   let body: PartialIdentityResponse = toIdentityResponse(row);
-  let shape = '';
-  if (view === 'public') {
+  if (view === 'public')
     body = pickFields(
       body as ReturnType<typeof toIdentityResponse>,
       PUBLIC_FIELDS,
     );
-    shape = 'public';
-  }
-  if (selected) {
+  if (selected)
     body = pickFields(body as ReturnType<typeof toIdentityResponse>, selected);
-    shape += `|${[...selected].sort().join(',')}`;
-  }
+  if (view === 'public')
+    return { body, etag: contentTag(JSON.stringify(body)) };
+  const shape = selected ? [...selected].sort().join(',') : '';
   return { body, etag: IdentityTags.etag(versionTag, shape) };
 }
 
