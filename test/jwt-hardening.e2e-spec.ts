@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { AccessRepository } from '../src/auth/access.repository';
 import { JwtVerifier } from '../src/auth/jwt-verifier';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { bearer, example } from './support/example';
@@ -207,6 +208,31 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
         }),
       );
     expect(t.app.get(JwtVerifier).cachedTenants).toBe(cached);
+  });
+
+  // Issue: a made-up tenant cost a database read on every request, an
+  // existing one only once per issuer-list lifetime; timing told them apart.
+  it('reads a made-up tenant no more often than an existing one', async () => {
+    const reads = jest.spyOn(AccessRepository.prototype, 'findIssuers');
+    try {
+      const token = await idp.sign({ sub: 'ada' });
+      const count = async (segment: string) => {
+        reads.mockClear();
+        for (let i = 0; i < 20; i++)
+          await t
+            .http()
+            .get(`/${segment}/api/identity/v1`)
+            .set(bearer(token))
+            .expect(401);
+        return reads.mock.calls.length;
+      };
+      // Twenty requests each, within one issuer-list lifetime: one read at most.
+      expect(await count('flight')).toBeLessThanOrEqual(1);
+      expect(await count(`t-${randomBytes(8).toString('hex')}`)).toBe(1);
+      expect(await count('NOT_A_TENANT')).toBe(0);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it.each([

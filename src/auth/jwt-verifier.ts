@@ -13,6 +13,8 @@ import { SignInService } from './sign-in.service';
 const ISSUERS_TTL_MS = 5000;
 /** How many tenants' issuer lists are kept; only tenants that exist count. */
 const MAX_TENANTS = 1000;
+/** How many names that are no tenant are remembered as such (apart, so they evict no tenant). */
+const MAX_ABSENT = 10_000;
 /** Tolerated clock difference for exp, nbf and iat. */
 const CLOCK_TOLERANCE_S = 30;
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -21,15 +23,22 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
  * Validates JWTs from the tenant's own authorization servers as RFC 9068
  * asks of access tokens (signature by a key of the issuer's JWKS, `iss`,
  * `aud`, `exp` required, `nbf` and `iat` within the clock tolerance) and
- * maps them onto the same principals as opaque tokens. Nothing is kept for
- * a path segment that is not a tenant of this service: a flood of made-up
- * tenants leaves no state behind.
+ * maps them onto the same principals as opaque tokens. A path segment that
+ * is not a tenant of this service is remembered as absent for as long as a
+ * tenant's issuers are, in a bounded list of its own: a made-up tenant costs
+ * what an existing one costs (one read per ISSUERS_TTL_MS), so the time of
+ * an answer does not tell whether a tenant exists, and a flood of made-up
+ * names evicts no real tenant.
  */
 @Injectable()
 export class JwtVerifier {
   private readonly logger = new Logger('Jwt');
   private readonly issuers = new LRUCache<string, IssuerConfig[]>({
     max: MAX_TENANTS,
+    ttl: ISSUERS_TTL_MS,
+  });
+  private readonly absent = new LRUCache<string, true>({
+    max: MAX_ABSENT,
     ttl: ISSUERS_TTL_MS,
   });
   private readonly loading = new Map<
@@ -149,20 +158,22 @@ export class JwtVerifier {
 
   /**
    * The tenant's issuers, read at most once per ISSUERS_TTL_MS and once for
-   * all concurrent requests; undefined (and not remembered) when no such
-   * tenant exists.
+   * all concurrent requests; undefined when no such tenant exists, which is
+   * remembered as long.
    */
   private async tenantIssuers(
     tenant: string,
   ): Promise<IssuerConfig[] | undefined> {
     const cached = this.issuers.get(tenant);
     if (cached) return cached;
+    if (this.absent.get(tenant)) return undefined;
     let pending = this.loading.get(tenant);
     if (!pending) {
       pending = this.auth
         .findIssuers(tenant)
         .then((list) => {
           if (list) this.issuers.set(tenant, list);
+          else this.absent.set(tenant, true);
           return list;
         })
         .finally(() => this.loading.delete(tenant));
