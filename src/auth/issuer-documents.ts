@@ -1,4 +1,10 @@
-import { isOnIssuerHost } from '../common/validation/outbound-url';
+import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { Agent, fetch as undiciFetch } from 'undici';
+import {
+  isOnIssuerHost,
+  isRefusedAddress,
+  outboundUrlProblem,
+} from '../common/validation/outbound-url';
 
 /** The most an issuer's discovery document or key set may weigh. */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
@@ -10,6 +16,50 @@ export const MAX_DOCUMENT_BYTES = 1024 * 1024;
  */
 export class IssuerFetchError extends Error {}
 
+/** The error code of a name that resolved to an address the service never connects to. */
+const REFUSED_ADDRESS = 'EREFUSEDADDRESS';
+
+/** Where names are resolved (`dns.lookup`); tests put a resolver of their own here. */
+export const resolver: { lookup: typeof lookup } = { lookup };
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/**
+ * `dns.lookup` for the sockets of issuer fetches: a name that resolves to a
+ * link-local or metadata address (any one of its addresses) fails before a
+ * connection is made. The import's check reads the URL; a name can resolve
+ * anywhere, so the addresses are checked where the connection is made.
+ */
+export function guardedLookup(
+  hostname: string,
+  options: LookupOptions,
+  callback: LookupCallback,
+): void {
+  resolver.lookup(
+    hostname,
+    { ...options, all: true },
+    (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => {
+      if (error) return callback(error, []);
+      if (!found.length || found.some((a) => isRefusedAddress(a.address))) {
+        const refused: NodeJS.ErrnoException = new Error(
+          `${hostname} resolves to a link-local or metadata address`,
+        );
+        refused.code = REFUSED_ADDRESS;
+        return callback(refused, []);
+      }
+      if (options.all) return callback(null, found);
+      callback(null, found[0].address, found[0].family);
+    },
+  );
+}
+
+/** The connections of issuer fetches, resolving names through guardedLookup. */
+const issuerAgent = new Agent({ connect: { lookup: guardedLookup } });
+
 /** The reason a fetch failed, from Node's error or its cause, without remote content. */
 function reasonOf(error: unknown): string {
   const e = error as {
@@ -19,11 +69,17 @@ function reasonOf(error: unknown): string {
   };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
     return 'timed out';
-  return e?.cause?.code ?? e?.code ?? 'failed';
+  const code = e?.cause?.code ?? e?.code;
+  if (code === REFUSED_ADDRESS)
+    return 'its name resolves to a link-local or metadata address; refused';
+  return code ?? 'failed';
 }
 
 /** The body, refusing one larger than MAX_DOCUMENT_BYTES without reading it all. */
-async function readBounded(res: Response, label: string): Promise<string> {
+async function readBounded(
+  res: Awaited<ReturnType<typeof undiciFetch>>,
+  label: string,
+): Promise<string> {
   const declared = Number(res.headers.get('content-length'));
   if (declared > MAX_DOCUMENT_BYTES)
     throw new IssuerFetchError(
@@ -47,7 +103,9 @@ async function readBounded(res: Response, label: string): Promise<string> {
 /**
  * GET `url` as an issuer's server answers it: redirects are not followed (a
  * redirect could lead anywhere, the validated URL was this one), the body is
- * read up to MAX_DOCUMENT_BYTES, and every failure is an IssuerFetchError
+ * read up to MAX_DOCUMENT_BYTES, the connection is never made to a
+ * link-local or metadata address (guardedLookup, and the URL is checked
+ * again), and every failure is an IssuerFetchError
  * whose message starts with `label` (a discovered address is remote content
  * and is not logged). Returns a Response holding the bounded body, for
  * jose's key set to parse.
@@ -57,9 +115,17 @@ export async function fetchFromIssuer(
   label: string,
   init: { signal: AbortSignal; headers?: HeadersInit },
 ): Promise<Response> {
-  let res: Response;
+  const problem = outboundUrlProblem(url);
+  if (problem) throw new IssuerFetchError(`${label}: ${problem}`);
+  let res: Awaited<ReturnType<typeof undiciFetch>>;
   try {
-    res = await fetch(url, { ...init, method: 'GET', redirect: 'manual' });
+    res = await undiciFetch(url, {
+      signal: init.signal,
+      headers: [...new Headers(init.headers)],
+      method: 'GET',
+      redirect: 'manual',
+      dispatcher: issuerAgent,
+    });
   } catch (error) {
     throw new IssuerFetchError(`${label}: ${reasonOf(error)}`);
   }
@@ -74,7 +140,7 @@ export async function fetchFromIssuer(
       ? error
       : new IssuerFetchError(`${label}: ${reasonOf(error)}`);
   });
-  return new Response(body, { status: res.status, headers: res.headers });
+  return new Response(body, { status: res.status, headers: [...res.headers] });
 }
 
 /**

@@ -88,6 +88,18 @@ function isLinkLocal(host: string): boolean {
   return isIP(host) === 6 && /^fe[89ab][0-9a-f]:/i.test(host);
 }
 
+/**
+ * Whether the service must never connect to `address`, an IP address a
+ * name resolved to: link-local, a cloud metadata service, or one of those
+ * carried in an IPv6 address (anything that is not an address at all too).
+ */
+export function isRefusedAddress(address: string): boolean {
+  let host = address.replace(/%.*$/, '').toLowerCase();
+  if (!isIP(host)) return true;
+  if (isIP(host) === 6) host = embeddedIPv4(host) ?? host;
+  return isLinkLocal(host) || METADATA_HOSTS.has(host) || isMetadataV6(host);
+}
+
 /** Why the service must not fetch from `value`, or undefined when it may. */
 export function outboundUrlProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return 'must be an absolute URL';
