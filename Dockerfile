@@ -11,13 +11,15 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-# Run: production dependencies, the build and the migrations; no root. The
+# Run: production dependencies, the build, the migrations and the Node.js
+# check the service runs first (scripts/check-node.js); no root. The
 # embedded database (no DATABASE_URL) lives in the volume /data.
 FROM node:24-bookworm-slim
 # Every address of the container: it is reached through its published port.
 ENV NODE_ENV=production HOST=0.0.0.0 DATA_DIR=/data/pglite
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json ./
+COPY --from=build --chown=node:node /app/package.json /app/.nvmrc ./
+COPY --from=build --chown=node:node /app/scripts/check-node.js ./scripts/
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/prisma ./prisma

@@ -1,3 +1,4 @@
+import './ops/supported-node';
 import { ConsoleLogger, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -244,6 +245,15 @@ async function printEvents(
 
 let config: AppConfig | undefined;
 
+/** The URL commands connect through: the primary itself when DATABASE_DIRECT_URL names it. */
+const commandDatabase = (config: AppConfig) =>
+  config.databaseDirectUrl
+    ? {
+        databaseUrl: config.databaseDirectUrl,
+        databaseVariable: 'DATABASE_DIRECT_URL',
+      }
+    : { databaseUrl: config.databaseUrl };
+
 main(process.argv.slice(2)).catch((error: Error) => {
   const usage =
     error instanceof UsageError ||
@@ -254,6 +264,10 @@ main(process.argv.slice(2)).catch((error: Error) => {
     error instanceof ConfigError ||
     error instanceof TenantFileError ||
     error instanceof DomainError;
-  console.error(known ? error.message : explainStartupError(error, config));
+  console.error(
+    known
+      ? error.message
+      : explainStartupError(error, config && commandDatabase(config)),
+  );
   process.exit(usage ? 2 : 1);
 });

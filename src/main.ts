@@ -1,3 +1,4 @@
+import './ops/supported-node';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';

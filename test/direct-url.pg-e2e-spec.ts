@@ -74,4 +74,31 @@ describe('the direct URL', () => {
       await direct.drop();
     }
   });
+
+  it('is the one named when it does not answer', async () => {
+    const pooled = await createTestDatabase({}, { empty: true });
+    const port = await freePort();
+    try {
+      const r = spawnSync(
+        process.execPath,
+        [join(ROOT, 'dist', 'cli.js'), 'import', EXAMPLE],
+        {
+          env: {
+            PATH: process.env.PATH,
+            DATABASE_URL: pooled.config.databaseUrl,
+            DATABASE_DIRECT_URL: `postgresql://postgres@127.0.0.1:${port}/primary`,
+          },
+          encoding: 'utf8',
+          cwd: ROOT,
+        },
+      );
+      expect(r.stderr).toBe(
+        `Cannot reach PostgreSQL at 127.0.0.1:${port}: is it running there? Check DATABASE_DIRECT_URL.\n`,
+      );
+      expect(r.stdout).toBe('');
+      expect(r.status).toBe(1);
+    } finally {
+      await pooled.drop();
+    }
+  });
 });

@@ -92,10 +92,7 @@ describe('fetchFromIssuer', () => {
   it('resolves the names it connects to through the guard', async () => {
     const asked = resolveTo(['127.0.0.1']);
     const res = await get(`http://issuer.localhost:${port}/jwks`);
-    expect([res.status, await res.text()]).toStrictEqual([
-      200,
-      '{"keys":[]}',
-    ]);
+    expect([res.status, await res.text()]).toStrictEqual([200, '{"keys":[]}']);
     expect(asked).toStrictEqual(['issuer.localhost']);
   });
 

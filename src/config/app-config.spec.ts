@@ -129,6 +129,21 @@ describe('loadConfig', () => {
     ['PORT', '0', 'must be a whole number from 1 to 65535'],
     ['PORT', '3000abc', 'must be a whole number from 1 to 65535'],
     ['DATABASE_URL', 'mysql://x', 'must be a postgresql:// connection string'],
+    [
+      'DATABASE_URL',
+      'postgresql://ada@db/identity%zz',
+      'has a malformed percent-escape in its user, password or database name (a % itself is written %25)',
+    ],
+    [
+      'DATABASE_DIRECT_URL',
+      'postgresql://ada%e9@db/identity',
+      'has a malformed percent-escape in its user, password or database name (a % itself is written %25)',
+    ],
+    [
+      'DATABASE_REPLICA_URL',
+      'postgresql://r1/x, postgresql://r2/100%',
+      'has a malformed percent-escape in its user, password or database name (a % itself is written %25)',
+    ],
     ['DATABASE_POOL_SIZE', '-1', 'must be a whole number from 1 to 1000'],
     [
       'DATABASE_REPLICA_URL',

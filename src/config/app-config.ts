@@ -10,6 +10,7 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
 
@@ -104,6 +105,50 @@ const Flag = () =>
     IsBoolean({ message: 'must be true or false' }),
   );
 
+/**
+ * Why `value` is not a PostgreSQL connection string the driver can read, or
+ * undefined: its user, password and database name are percent-decoded, so
+ * a `%` not followed by two hex digits (or escapes that are not UTF-8) would
+ * fail later, without naming the variable.
+ */
+function connectionStringProblem(value: string): string | undefined {
+  if (!/^postgres(ql)?:\/\/\S+$/.test(value) || !URL.canParse(value))
+    return 'must be a postgresql:// connection string';
+  const { username, password, pathname } = new URL(value);
+  try {
+    [username, password, pathname].forEach((part) => decodeURIComponent(part));
+  } catch {
+    return 'has a malformed percent-escape in its user, password or database name (a % itself is written %25)';
+  }
+  return undefined;
+}
+
+/** A connection string, or with `list` several separated by commas. */
+const ConnectionString = (list = false) =>
+  applyDecorators(
+    IsOptional(),
+    ValidateBy({
+      name: 'connectionString',
+      validator: {
+        validate: (value) =>
+          typeof value === 'string' &&
+          (list ? value.split(',').map((url) => url.trim()) : [value]).every(
+            (url) => !connectionStringProblem(url),
+          ),
+        defaultMessage: (args) => {
+          const value = typeof args?.value === 'string' ? args.value : '';
+          const urls = list
+            ? value.split(',').map((url) => url.trim())
+            : [value];
+          const problem = urls.map(connectionStringProblem).find(Boolean);
+          return list && problem?.startsWith('must be')
+            ? 'must be postgresql:// connection strings separated by commas'
+            : (problem ?? 'must be a postgresql:// connection string');
+        },
+      },
+    }),
+  );
+
 /** The environment variables, named exactly as an operator sets them. */
 class Environment {
   @WholeNumber(1, 65535) PORT: number = 3000;
@@ -114,23 +159,9 @@ class Environment {
   })
   HOST?: string;
 
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, {
-    message: 'must be a postgresql:// connection string',
-  })
-  DATABASE_URL?: string;
-
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/\S+$/, {
-    message: 'must be a postgresql:// connection string',
-  })
-  DATABASE_DIRECT_URL?: string;
-
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/[^\s,]+(\s*,\s*postgres(ql)?:\/\/[^\s,]+)*$/, {
-    message: 'must be postgresql:// connection strings separated by commas',
-  })
-  DATABASE_REPLICA_URL?: string;
+  @ConnectionString() DATABASE_URL?: string;
+  @ConnectionString() DATABASE_DIRECT_URL?: string;
+  @ConnectionString(true) DATABASE_REPLICA_URL?: string;
 
   @WholeNumber(10, 600_000) DATABASE_REPLICA_MAX_LAG_MS: number = 1_000;
 

@@ -76,6 +76,27 @@ const codes = (e: ErrorLike) =>
     (c): c is string => typeof c === 'string',
   );
 
+/**
+ * A connection that could not be made through a URL other than
+ * DATABASE_URL, so that a message names the variable and the server that
+ * failed; the driver's error is its cause.
+ */
+export class ConnectionFailed extends Error {
+  constructor(
+    readonly variable: string,
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`Cannot connect through ${variable}`, { cause });
+  }
+}
+
+/** The ConnectionFailed in the error or the errors it wraps, if any. */
+export function failedConnection(error: unknown): ConnectionFailed | undefined {
+  for (const e of chain(error)) if (e instanceof ConnectionFailed) return e;
+  return undefined;
+}
+
 /** Every code in the error and the errors it wraps: SQLSTATEs, Prisma's, socket errors'. */
 export function errorCodes(error: unknown): string[] {
   return [...chain(error)].flatMap(codes);

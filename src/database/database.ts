@@ -9,7 +9,11 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { AppConfig } from '../config/app-config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { adapterQuery, adapterRows } from './adapter-query';
-import { errorCodes, isDatabaseUnavailable } from './database-errors';
+import {
+  ConnectionFailed,
+  errorCodes,
+  isDatabaseUnavailable,
+} from './database-errors';
 import { readContext } from './replicas/read-context';
 import { parseLsn, Replica, ReplicaSet } from './replicas/replica-set';
 import { describeDatabaseUrl } from './database-url';
@@ -238,8 +242,11 @@ export class Database {
     { direct = false }: { direct?: boolean } = {},
   ): Promise<T> {
     if (!direct || !this.directUrl) return this.driver.withSession(work);
-    const client = new Client({ connectionString: this.directUrl });
-    await client.connect();
+    const url = this.directUrl;
+    const client = new Client({ connectionString: url });
+    await client.connect().catch((error: unknown) => {
+      throw new ConnectionFailed('DATABASE_DIRECT_URL', url, error);
+    });
     try {
       return await work(clientSession(client));
     } finally {

@@ -1,3 +1,4 @@
+import { ConnectionFailed } from '../database/database-errors';
 import { MigrationError } from '../database/migrator';
 import { explainStartupError } from './startup';
 
@@ -26,6 +27,24 @@ describe('explainStartupError', () => {
       'a connection timeout',
       new Error('timeout expired'),
       'Cannot reach PostgreSQL at db.internal:5433: is it running there? Check DATABASE_URL.',
+    ],
+    [
+      'the primary behind DATABASE_DIRECT_URL, not reachable',
+      new ConnectionFailed(
+        'DATABASE_DIRECT_URL',
+        'postgresql://ada:s3cret@primary.internal:6543/identity',
+        new AggregateError([pgError('ECONNREFUSED')]),
+      ),
+      'Cannot reach PostgreSQL at primary.internal:6543: is it running there? Check DATABASE_DIRECT_URL.',
+    ],
+    [
+      'a refused login at DATABASE_DIRECT_URL',
+      new ConnectionFailed(
+        'DATABASE_DIRECT_URL',
+        'postgresql://ops%20user:s3cret@primary.internal/identity',
+        pgError('28P01'),
+      ),
+      'PostgreSQL at primary.internal:5432 refused the login of user "ops user": check the user and password in DATABASE_DIRECT_URL.',
     ],
     [
       'a port in use',

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { createServer } from 'node:net';
 import { MigrationError } from '../database/migrator';
-import { errorCodes } from '../database/database-errors';
+import { errorCodes, failedConnection } from '../database/database-errors';
 import { describeDatabaseUrl } from '../database/database-url';
 import { DataDirectoryInUse } from '../database/data-directory-lock';
 
@@ -17,22 +17,28 @@ export class StartupError extends Error {}
  */
 export function explainStartupError(
   error: unknown,
-  { databaseUrl, port }: { databaseUrl?: string; port?: number } = {},
+  {
+    databaseUrl,
+    databaseVariable = 'DATABASE_URL',
+    port,
+  }: { databaseUrl?: string; databaseVariable?: string; port?: number } = {},
 ): string {
   if (error instanceof StartupError || error instanceof MigrationError)
     return error.message;
   if (error instanceof DataDirectoryInUse) return error.message;
   const codes = errorCodes(error);
-  const where = databaseUrl ? describeDatabaseUrl(databaseUrl) : '';
+  // The URL connected through, unless the connection that failed was another.
+  const through = failedConnection(error);
+  const variable = through?.variable ?? databaseVariable;
+  const url = through?.url ?? databaseUrl;
+  const where = url ? describeDatabaseUrl(url) : '';
   const server = where.slice(0, where.indexOf('/')) || where;
   const name = where.slice(where.indexOf('/') + 1);
-  const user = databaseUrl
-    ? decodeURIComponent(new URL(databaseUrl).username) || 'the default user'
-    : '';
+  const user = url ? userOf(url) : '';
   if (codes.includes('3D000'))
-    return `PostgreSQL at ${server} has no database "${name}": create it (createdb -h ${server.replace(':', ' -p ')} ${name}) or point DATABASE_URL at an existing one.`;
+    return `PostgreSQL at ${server} has no database "${name}": create it (createdb -h ${server.replace(':', ' -p ')} ${name}) or point ${variable} at an existing one.`;
   if (codes.some((code) => code === '28P01' || code === '28000'))
-    return `PostgreSQL at ${server} refused the login of ${user === 'the default user' ? user : `user "${user}"`}: check the user and password in DATABASE_URL.`;
+    return `PostgreSQL at ${server} refused the login of ${user === 'the default user' ? user : `user "${user}"`}: check the user and password in ${variable}.`;
   if (codes.includes('57P03'))
     return `PostgreSQL at ${server} is starting up or shutting down: try again in a moment.`;
   if (codes.includes('53300'))
@@ -43,10 +49,20 @@ export function explainStartupError(
     ) ||
     (error instanceof Error && /timeout/i.test(error.message))
   )
-    return `Cannot reach PostgreSQL at ${server}: is it running there? Check DATABASE_URL.`;
+    return `Cannot reach PostgreSQL at ${server}: is it running there? Check ${variable}.`;
   if (codes.includes('EADDRINUSE') && port !== undefined)
     return portInUse(port);
   return `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** The URL's user, decoded when its percent-escapes allow. */
+function userOf(url: string): string {
+  const { username } = new URL(url);
+  try {
+    return decodeURIComponent(username) || 'the default user';
+  } catch {
+    return username;
+  }
 }
 
 const portInUse = (port: number) =>
