@@ -46,6 +46,7 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
     await idp.addKey('rsa', 'RS256');
     for (const [realm, document, behaviour] of FAILING)
       (document === 'jwks' ? idp.jwks : idp.discovery).set(realm, behaviour);
+    idp.jwks.set('burst', 'status-500');
     const file = example();
     file.tenant.tokenIssuers = [
       { issuer: idp.issuer('example'), audiences: [AUDIENCE] },
@@ -56,6 +57,7 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
         ...FAILING.map(([realm]) => tenant(realm)),
         tenant('refused', 'http://127.0.0.1:1/jwks'),
         tenant('flight'),
+        tenant('burst'),
       ],
       {
         jwksTimeoutMs: 300,
@@ -175,6 +177,21 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
       );
       expect(statuses).toStrictEqual(Array(10).fill(503));
       expect(idp.requests('/jwks-500/jwks')).toBe(before);
+    });
+
+    it('logs one warning for a failure however many requests waited on it', async () => {
+      warnings.length = 0;
+      const token = await sign('burst', { sub: 'ada' });
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          get('burst', '', token).then((r) => r.status),
+        ),
+      );
+      expect(statuses).toStrictEqual(Array(20).fill(503));
+      expect(idp.requests('/burst/jwks')).toBe(1);
+      expect(warnings).toStrictEqual([
+        expect.stringContaining(`Keys of issuer ${idp.issuer('burst')}`),
+      ]);
     });
 
     it('fetches discovery and keys once for concurrent first requests', async () => {

@@ -84,12 +84,15 @@ export class IssuerKeys {
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'string' && TOKEN_FAULTS.has(code))
         throw new TokenRejected(code);
-      this.failed.set(uri, true);
-      this.keySets.delete(uri);
-      if (!issuer.jwksUri) this.discovered.delete(issuer.issuer);
-      this.logger.warn(
-        `Keys of issuer ${issuer.issuer} unavailable: ${(error as Error).message}`,
-      );
+      // Requests that waited on the same fetch fail with it: one warning.
+      if (!this.failed.has(uri)) {
+        this.failed.set(uri, true);
+        this.keySets.delete(uri);
+        if (!issuer.jwksUri) this.discovered.delete(issuer.issuer);
+        this.logger.warn(
+          `Keys of issuer ${issuer.issuer} unavailable: ${(error as Error).message}`,
+        );
+      }
       throw new IssuerUnavailable();
     }
   }
