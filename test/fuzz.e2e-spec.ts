@@ -5,7 +5,8 @@ import { startTestApp, TestApp } from './support/test-app';
 
 // Thousands of generated requests, hostile and ordinary — paths, tokens in
 // the header, twice, or under encoded parameter names, bodies nested
-// thousands of levels deep or holding lone surrogates. For each: never a
+// thousands of levels deep, holding lone surrogates or thousands of
+// prototype-named keys, or JSON that is not an object. For each: never a
 // 500, every error is problem+json, nothing secret or internal is echoed,
 // and the data changes only through a successful PUT or DELETE.
 const SECRETS = Object.values(TOKENS);
@@ -109,10 +110,31 @@ const loneSurrogates = fc.oneof(
     .string({ unit: 'binary', maxLength: 8 })
     .map((v) => JSON.stringify({ displayName: v })),
 );
+/** Prototype-named keys by the thousand: every check of a body must stay linear in its size. */
+const prototypeKeysAtVolume = fc
+  .tuple(
+    fc.integer({ min: 500, max: 3500 }),
+    fc.constantFrom('__proto__', 'constructor', 'prototype'),
+    fc.constantFrom('givenNames', 'properties', 'x'),
+  )
+  .map(([count, key, field]) =>
+    field === 'properties'
+      ? `{"properties":{${Array.from({ length: count }, (_, i) => `"${i % 2 ? key : `${key}${i}`}":{"${key}":1}`).join(',')}}}`
+      : `{"${field}":[${Array(count).fill(`{"${key}":1}`).join(',')}]}`,
+  );
+/** JSON that is not an object: a scalar, null, an array. */
+const notAnObject = fc.oneof(
+  fc.constantFrom('"x"', '42', 'null', 'true', '[]', '[{"displayName":"x"}]'),
+  fc
+    .oneof(fc.string(), fc.double(), fc.array(fc.jsonValue()))
+    .map((v) => JSON.stringify(v)),
+);
 const body = fc.oneof(
   fc.jsonValue(),
   deeplyNested,
   loneSurrogates,
+  prototypeKeysAtVolume,
+  notAnObject,
   fc.dictionary(
     fc.constantFrom(
       'displayName',
