@@ -38,9 +38,12 @@ const e2e = (name, database, hooks, extra = []) => ({
 module.exports = {
   // Starting a server or an embedded database takes seconds on a loaded machine.
   testTimeout: 60_000,
-  // Each test's result as it finishes, then the usual summary. Not verbose,
-  // which would list a lone file's tests a second time at its end.
-  reporters: ['default', '<rootDir>/test/support/progress-reporter.js'],
+  // A line per file, its failures and the summary; with TEST_PROGRESS=1
+  // each test's result as it finishes, too. Not verbose, which would list a
+  // lone file's tests a second time at its end.
+  reporters: process.env.TEST_PROGRESS
+    ? ['default', '<rootDir>/test/support/progress-reporter.js']
+    : ['default'],
   verbose: false,
   // Every test file loads the service's modules anew (Nest, Prisma, PGlite)
   // and the heap keeps some of each: in Jest's own process it passes 1 GB by

@@ -305,6 +305,8 @@ async function main() {
       scenarios: rows,
     };
     writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    // docs/operations.md's capacity figures are this run's.
+    execFileSync(process.execPath, [join(__dirname, '..', 'scripts', 'docs-figures.js')], { stdio: 'inherit' });
   }
   if (failures.length) {
     console.error('Some requests failed.');

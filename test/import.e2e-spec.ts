@@ -167,10 +167,10 @@ describe('tenant import and export', () => {
   });
 
   it('exports one snapshot: identities deleted during an export never leave a torn file', async () => {
-    await t.tenants.importTenant(generatedTenant('torn', 400));
+    await t.tenants.importTenant(generatedTenant('torn', 200));
     const identities = t.app.get(IdentityService);
     const ids = Array.from(
-      { length: 200 },
+      { length: 50 },
       (_, i) => `user-${String(i * 2).padStart(6, '0')}`,
     );
     let deleting = true;
