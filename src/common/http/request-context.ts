@@ -13,6 +13,8 @@ export interface RequestState {
   target?: AccessTarget;
   /** The request reaches an API route and is charged to a rate-limit budget. */
   limited?: boolean;
+  /** The budget key of the request's token, as the rate limiter computed it. */
+  tokenKey?: string;
 }
 
 /** The `{id}` identity as the access guard read it, and what the caller may see of it. */

@@ -57,14 +57,24 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /** Express middleware, before the body is parsed. */
   readonly middleware = (req: Request, res: Response, next: NextFunction) => {
-    if (!requestState(req).limited) return next();
+    const state = requestState(req);
+    if (!state.limited) return next();
     const token = bearerTokenOrNone(req);
+    if (token) state.tokenKey = tokenKey(token);
     this.charge(
       res,
-      token ? `token:${tokenKey(token)}` : `address:${req.ip}`,
+      state.tokenKey ? `token:${state.tokenKey}` : `address:${req.ip}`,
       this.config.rateLimit,
     ).then(() => next(), next);
   };
+
+  /** The key of the request's token: the middleware's, computed once. */
+  private keyOf(req: Request): string | undefined {
+    const state = requestState(req);
+    if (state.tokenKey) return state.tokenKey;
+    const token = bearerTokenOrNone(req);
+    return token ? tokenKey(token) : undefined;
+  }
 
   /** Charges a failed authentication to the client address's budget of failures. */
   async chargeFailedAuthentication(req: Request, res: Response): Promise<void> {
@@ -90,8 +100,8 @@ export class RateLimiter implements OnApplicationShutdown {
     if (ends === undefined) return;
     const resetMs = ends - Date.now();
     if (resetMs <= 0) return void this.spent.delete(req.ip!);
-    const token = bearerTokenOrNone(req);
-    if (!token || this.valid.has(tokenKey(token))) return;
+    const key = this.keyOf(req);
+    if (!key || this.valid.has(key)) return;
     const limit = this.config.rateLimitFailedAuthentications;
     const reset = Math.max(1, Math.ceil(resetMs / 1000));
     res.setHeader('RateLimit-Limit', String(limit));
@@ -102,8 +112,8 @@ export class RateLimiter implements OnApplicationShutdown {
 
   /** Remembers that the request's token authenticated. */
   rememberValid(req: Request): void {
-    const token = bearerTokenOrNone(req);
-    if (token) this.valid.set(tokenKey(token), true);
+    const key = this.keyOf(req);
+    if (key) this.valid.set(key, true);
   }
 
   private async charge(
