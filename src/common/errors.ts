@@ -84,6 +84,16 @@ export class IdentityNotFound extends DomainError {
   }
 }
 
+/** A SCIM Group (a role of the tenant) that does not exist. */
+export class GroupNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'group-not-found';
+  readonly title = 'Group not found';
+  constructor(id: string) {
+    super(`No Group "${id}" in this tenant.`);
+  }
+}
+
 export class RouteNotFound extends DomainError {
   readonly status = 404;
   readonly slug = 'not-found';

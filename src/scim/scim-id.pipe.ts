@@ -1,7 +1,6 @@
 import { PipeTransform } from '@nestjs/common';
-import { IdentityNotFound } from '../common/errors';
+import { GroupNotFound, IdentityNotFound } from '../common/errors';
 import { isStorableText } from '../common/validation/field-rules';
-import { GroupNotFound } from './groups/group-errors';
 
 /**
  * A resource id from the path. No stored id holds U+0000 or a lone

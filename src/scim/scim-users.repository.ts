@@ -4,7 +4,7 @@ import { Prisma } from '../generated/prisma/client';
 import { IDENTITY_RECORD_COLUMNS } from '../identity/identity.repository';
 import type { IdentityRecord } from '../identity/identity.record';
 import { extensionFilters } from './scim-fields';
-import type { FilterAttributes } from './scim-filter';
+import { filterToSql, type FilterAttributes } from './scim-filter';
 import { IDENTITY_EXTENSION } from './scim-schemas';
 import type { ScimAccount, ScimUserRow } from './scim-user.mapper';
 
@@ -55,15 +55,19 @@ export class ScimUsersRepository {
   }
 
   /**
-   * The identities `where` matches, how many in all and a page of them by
-   * identityId: `offset` skipped, at most `limit`. Paged in SQL.
+   * The identities a SCIM `filter` matches (all without one), how many in
+   * all and a page of them by identityId: `offset` skipped, at most
+   * `limit`. Filtered and paged in SQL.
    */
   async findUsers(
     tenantId: string,
-    where: Prisma.Sql,
+    filter: string | undefined,
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: ScimUserRow[] }> {
+    const where = filter
+      ? filterToSql(filter, USER_FILTER_ATTRIBUTES)
+      : Prisma.sql`TRUE`;
     const [[{ total }], rows] = await Promise.all([
       this.database.query<{ total: bigint }>(Prisma.sql`
         SELECT count(*) AS total FROM identity i

@@ -5,7 +5,6 @@ import {
   IdentityNotFound,
   PreconditionFailed,
 } from '../common/errors';
-import { Prisma } from '../generated/prisma/client';
 import { emptyIdentity } from '../identity/identity-fields';
 import { IdentityTags } from '../identity/identity-tags';
 import { applyUpdate } from '../identity/identity-update';
@@ -16,7 +15,6 @@ import {
 } from '../identity/identity.repository';
 import { IdentityService } from '../identity/identity.service';
 import { project } from './scim-attributes';
-import { filterToSql } from './scim-filter';
 import { listResponse, ScimList } from './scim-list';
 import { applyPatch } from './scim-patch';
 import { IDENTITY_EXTENSION, USER_PATHS } from './scim-schemas';
@@ -29,10 +27,7 @@ import {
   type ScimAttributesQuery,
   type ScimListQuery,
 } from './scim-users.dto';
-import {
-  ScimUsersRepository,
-  USER_FILTER_ATTRIBUTES,
-} from './scim-users.repository';
+import { ScimUsersRepository } from './scim-users.repository';
 
 export interface ScimUserAnswer {
   body: ScimUser;
@@ -73,13 +68,10 @@ export class ScimUsersService {
     base: string,
     query: ScimListQuery,
   ): Promise<ScimList<ScimUser>> {
-    const where = query.filter
-      ? filterToSql(query.filter, USER_FILTER_ATTRIBUTES)
-      : Prisma.sql`TRUE`;
     const { startIndex, count } = pageOf(query);
     const page = await this.users.findUsers(
       tenantId,
-      where,
+      query.filter,
       startIndex - 1,
       count,
     );

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database';
 import { appendEventsOf } from '../../events/events.repository';
 import { Prisma } from '../../generated/prisma/client';
+import { groupFilter } from './group-filter';
 import { joiningIds, MemberChange } from './group-members';
 
 /** A role as a Group, without its members. */
@@ -55,21 +56,22 @@ export class GroupsRepository {
   constructor(private readonly database: Database) {}
 
   /**
-   * A page of the Groups matching `filter` (a condition on the role aliased
-   * `r`), ordered by name, with the number of all that match.
+   * A page of the Groups a SCIM `filter` matches (all without one), ordered
+   * by name, with the number of all that match.
    */
   async findGroups(
     tenantId: string,
-    filter: Prisma.Sql,
+    filter: string | undefined,
     offset: number,
     limit: number,
   ): Promise<{ total: number; groups: GroupRow[] }> {
+    const condition = groupFilter(filter);
     const rows = await this.database.query<
       { total: number } & { [K in keyof GroupRow]: GroupRow[K] | null }
     >(Prisma.sql`
       WITH matched AS (
         SELECT ${GROUP_COLUMNS} FROM role r
-         WHERE r.tenant_id = ${tenantId} AND (${filter}))
+         WHERE r.tenant_id = ${tenantId} AND (${condition}))
       SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM matched) t
         LEFT JOIN LATERAL (
           SELECT * FROM matched ORDER BY name LIMIT ${limit} OFFSET ${offset}

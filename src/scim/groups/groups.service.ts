@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import {
   Conflict,
   Forbidden,
+  GroupNotFound,
   InvalidRequest,
   PreconditionFailed,
 } from '../../common/errors';
-import { GroupNotFound } from './group-errors';
 import { IdentityTags } from '../../identity/identity-tags';
 import { readGroupBody } from './group-body';
-import { groupFilter } from './group-filter';
 import { scimIfMatchAllows } from '../scim-if-match';
 import { setMembers } from './group-members';
 import { applyGroupPatch } from './group-patch';
@@ -53,7 +52,7 @@ export class GroupsService {
   ): Promise<GroupPage> {
     const { total, groups } = await this.groups.findGroups(
       scope.tenantId,
-      groupFilter(query.filter),
+      query.filter,
       query.startIndex - 1,
       query.count,
     );

@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+// What docs/architecture.md says of the code, held true by reading the code.
+const SRC = __dirname;
+const DOC = readFileSync(join(SRC, '..', 'docs', 'architecture.md'), 'utf8');
+
+/** Every folder and source file under src/, the generated client left out. */
+function walk(
+  dir: string,
+  found = { dirs: [] as string[], files: [] as string[] },
+) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name === 'generated') continue;
+      found.dirs.push(relative(SRC, path));
+      walk(path, found);
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts'))
+      found.files.push(relative(SRC, path));
+  }
+  return found;
+}
+const { dirs, files } = walk(SRC);
+const source = (file: string) => readFileSync(join(SRC, file), 'utf8');
+
+describe('docs/architecture.md', () => {
+  it('names every folder of src/', () => {
+    expect(dirs.filter((dir) => !DOC.includes(`src/${dir}/`))).toStrictEqual(
+      [],
+    );
+  });
+
+  it('is right that only repositories, src/database/ and the SCIM filter compilation use Prisma', () => {
+    const users = files.filter((file) =>
+      /from '(\.\.\/)+generated\/prisma\/client'|from '\.\/generated\/prisma\/client'/.test(
+        source(file),
+      ),
+    );
+    expect(
+      users.filter(
+        (file) =>
+          !file.endsWith('.repository.ts') &&
+          !file.startsWith('database/') &&
+          ![
+            'scim/scim-filter.ts',
+            'scim/scim-fields.ts',
+            'scim/groups/group-filter.ts',
+          ].includes(file),
+      ),
+    ).toStrictEqual([]);
+  });
+
+  it('is right that every error a client is answered with is a class of src/common/errors.ts', () => {
+    const elsewhere = files.filter(
+      (file) =>
+        file !== 'common/errors.ts' &&
+        /class \w+ extends (DomainError|ScimError)\b/.test(source(file)),
+    );
+    expect(elsewhere).toStrictEqual([]);
+  });
+});
