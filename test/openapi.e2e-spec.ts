@@ -64,14 +64,12 @@ describe('the OpenAPI document', () => {
     expect(names(document.paths[CURRENT].get)).toStrictEqual([
       'header:If-None-Match',
       'path:tenant',
-      'query:access_token',
       'query:fields',
     ]);
     expect(names(document.paths[`${BY_ID}/friends`].get)).toStrictEqual([
       'header:If-None-Match',
       'path:id',
       'path:tenant',
-      'query:access_token',
       'query:cursor',
       'query:limit',
     ]);

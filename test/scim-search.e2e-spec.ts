@@ -170,9 +170,20 @@ describe('SCIM in the OpenAPI document', () => {
       .expect(200);
     const { body } = await t.http().get('/openapi.json').expect(200);
     const users = body.paths['/{tenant}/scim/v2/Users'];
-    expect(users.get.parameters.map((p: { name: string }) => p.name)).toContain(
-      'access_token',
-    );
+    // The query's token is a security scheme of its own, the alternative to
+    // the bearer header (both at once is a 400): never a parameter as well.
+    expect(users.get.security).toStrictEqual([
+      { bearer: [] },
+      { access_token: [] },
+    ]);
+    expect(body.components.securitySchemes.access_token).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'access_token',
+    });
+    expect(
+      users.get.parameters.map((p: { name: string }) => p.name),
+    ).not.toContain('access_token');
     const schemaOf = (operation: {
       requestBody: { content: Record<string, { schema: object }> };
     }) => Object.values(operation.requestBody.content)[0].schema;

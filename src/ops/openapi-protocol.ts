@@ -4,6 +4,7 @@ import type {
   OperationObject,
   PathItemObject,
 } from '@nestjs/swagger';
+import { maxHeaderSize } from 'node:http';
 import { headers, RESPONSE_HEADERS } from '../common/http/api-headers';
 import { problemResponse } from '../common/http/api-problems';
 import { METHODS } from '../common/http/route-table';
@@ -52,7 +53,19 @@ function addAllow(item: PathItemObject): void {
     tags: [PROTOCOL_TAG],
     // Answered before authentication: no token needed, no budget used.
     security: [],
-    parameters: get.parameters!.filter((p) => 'in' in p && p.in === 'path'),
+    // Any value is answered, so the path parameters carry no constraint.
+    parameters: get
+      .parameters!.filter((p) => 'in' in p && p.in === 'path')
+      .map((p) => ({
+        ...p,
+        description: `${'description' in p ? `${p.description}; ` : ''}any value: OPTIONS does not look it up`,
+        // One path segment, within the request line's room (431 past it).
+        schema: {
+          type: 'string',
+          maxLength: maxHeaderSize / 2,
+          pattern: '^[^/]+$',
+        },
+      })),
     responses: {
       204: {
         description: 'no content; Allow lists the methods',

@@ -59,7 +59,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       in: 'query',
       name: 'access_token',
       description:
-        'the same token in the URL (RFC 6750 §2.3); answers then carry Cache-Control: no-store',
+        "the same token in the URL (RFC 6750 §2.3), never together with the Authorization header (400); its characters are RFC 6750's b64token, and with the rest of the request line and the headers it must fit in 16 KiB (431 otherwise; percent-encoding counts). Answers then carry Cache-Control: no-store",
     });
   for (const [name, description] of Object.entries(TAGS))
     builder.addTag(name, description);

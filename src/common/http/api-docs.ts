@@ -89,19 +89,13 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
     ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
   );
 
-/** The token as a query parameter, which every authenticated route takes. */
-export const ApiAccessToken = () =>
-  applyDecorators(
-    ApiSecurity('access_token'),
-    ApiQuery({
-      name: 'access_token',
-      required: false,
-      description:
-        'the token, instead of the Authorization header (never both); the answer then carries Cache-Control: no-store',
-      // RFC 6750's b64token: what opaque tokens and JWTs are made of.
-      schema: { ...HEADER_VALUE, pattern: '^[A-Za-z0-9._~+/-]+=*$' },
-    }),
-  );
+/**
+ * The token as a query parameter, which every authenticated route takes: a
+ * security scheme (`in: query`) of its own, the alternative to the bearer
+ * header, and not a parameter too, so that a client reads it as one or the
+ * other, never both (which is a 400).
+ */
+export const ApiAccessToken = () => ApiSecurity('access_token');
 
 /** GET answers: an ETag, and 304 to an If-None-Match that names it. */
 export const ApiConditionalGet = () =>
