@@ -53,7 +53,8 @@ function addAllow(item: PathItemObject): void {
     tags: [PROTOCOL_TAG],
     // Answered before authentication: no token needed, no budget used.
     security: [],
-    // Any value is answered, so the path parameters carry no constraint.
+    // Any value is answered: the path parameters keep only what makes a
+    // path segment.
     parameters: get
       .parameters!.filter((p) => 'in' in p && p.in === 'path')
       .map((p) => ({
