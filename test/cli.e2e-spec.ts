@@ -70,6 +70,17 @@ describe('command line', () => {
     expect(cli('import', EXAMPLE, '--replace').out).toMatch(
       /^Replaced tenant "example"/,
     );
+    // A tenant that does not exist yet loses nothing: no notice.
+    const fresh = join(work, 'fresh-tenant.json');
+    const file = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
+    file.tenant.id = 'fresh';
+    file.tenant.tokenIssuers = [];
+    file.tokens = [];
+    writeFileSync(fresh, JSON.stringify(file));
+    expect(cli('import', fresh, '--replace')).toMatchObject({
+      code: 0,
+      err: '',
+    });
   });
 
   // On the embedded database every command opens the database anew, which

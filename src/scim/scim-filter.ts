@@ -156,7 +156,7 @@ function present(attribute: Filterable): Prisma.Sql {
     return attribute.some
       ? some(attribute, Prisma.sql`TRUE`)
       : Prisma.sql`cardinality(${sql}) > 0`;
-  if (kind === 'text') return Prisma.sql`coalesce(${sql} <> '', false)`;
+  if (kind === 'text') return Prisma.sql`(${sql} IS NOT NULL AND ${sql} <> '')`;
   return Prisma.sql`(${sql}) IS NOT NULL`;
 }
 
@@ -197,5 +197,8 @@ function compare(
     return Prisma.sql`NOT ${some(attribute, Prisma.sql`${fold(value)} = ${operand}`)}`;
   }
   if (op === 'ne') return Prisma.sql`${fold(sql)} IS DISTINCT FROM ${operand}`;
-  return Prisma.sql`coalesce(${condition(sql)}, false)`;
+  // Two-valued (an absent value compares false, so `not` finds it), and in
+  // a form the indexes serve: `lower(user_name) = lower($1)` is the unique
+  // index's own expression, which a coalesce() around it would hide.
+  return Prisma.sql`(${sql} IS NOT NULL AND ${condition(sql)})`;
 }

@@ -66,7 +66,12 @@ export class TenantsService {
           message: `issuer "${c.issuer}" with audience "${c.audience}" is already trusted by tenant "${c.tenantId}"`,
         })),
       );
-    if (replace && beforeReplace) {
+    // A tenant that does not exist yet has nothing to lose: no notice.
+    if (
+      replace &&
+      beforeReplace &&
+      (await this.tenants.exists(data.tenant.id))
+    ) {
       const plan = await this.tenants.replacePlan(data, replaceTokens);
       beforeReplace({
         tenantId: data.tenant.id,
