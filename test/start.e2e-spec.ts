@@ -30,6 +30,8 @@ describe('starting the service', () => {
   it('loads the demo tenant on first start and prints a working curl line', async () => {
     const server = await startServer(env);
     try {
+      // The banner follows the "Listening" line, after a read of the tenant.
+      await server.outputLines(/curl -H "Authorization: Bearer/, 1);
       expect(server.output()).toMatch(/Imported the demo tenant \\?"demo/);
       const curl = /curl -H "Authorization: Bearer (\S+)" (\S+)/.exec(
         server.output(),
@@ -151,6 +153,7 @@ describe('starting the service', () => {
 
   it('does not import the demo again on the next start', async () => {
     const server = await startServer(env);
+    await server.outputLines(/Using the demo tenant/, 1);
     await server.stop();
     expect(server.output()).not.toContain('Imported the demo tenant');
     expect(server.output()).toContain('Using the demo tenant "demo".');
