@@ -90,22 +90,15 @@ describe('SCIM Users', () => {
       displayName: 'Grace Hopper',
       locale: 'en-US',
       active: true,
+      // As sent: types and primaries are kept; the work phone is not.
       emails: [
         { value: 'grace@example.org', type: 'work', primary: true },
-        { value: 'amazing@example.net', type: 'other', primary: false },
+        { value: 'amazing@example.net', type: 'home' },
       ],
-      phoneNumbers: [{ value: '+1 555 0100', type: 'mobile', primary: true }],
+      phoneNumbers: [{ value: '+1 555 0100', type: 'mobile' }],
       photos: [
-        {
-          value: 'https://pictures.example/grace/l.jpg',
-          type: 'photo',
-          primary: true,
-        },
-        {
-          value: 'https://pictures.example/grace/s.jpg',
-          type: 'thumbnail',
-          primary: false,
-        },
+        { value: 'https://pictures.example/grace/l.jpg', type: 'photo' },
+        { value: 'https://pictures.example/grace/s.jpg', type: 'thumbnail' },
       ],
       [EXT]: {
         givenNames: ['Grace'],
@@ -605,5 +598,146 @@ describe('SCIM Users', () => {
       .send('get', '/Users', 'no-such-token-000000000000')
       .expect(401)
       .expect('Content-Type', SCIM_JSON);
+  });
+  it('keeps the type and primary a directory gives its values, while they describe the identity', async () => {
+    const ada = '/Users/ada';
+    const patch = (...Operations: object[]) =>
+      scim.write('patch', ada, { schemas: [PATCH], Operations });
+    const identity = () =>
+      t
+        .http()
+        .get(scim.tenant.api)
+        .set('Authorization', `Bearer ${scim.tenant.token(ACCESS_TOKEN)}`)
+        .expect(200);
+    let res = await patch({
+      op: 'add',
+      value: {
+        emails: [
+          { value: 'ada@home.example', type: 'home', primary: false },
+          { value: 'ada@work.example', primary: true },
+        ],
+        phoneNumbers: [{ value: '+44 20 7946 0000', type: 'mobile' }],
+        photos: [
+          { value: 'https://pictures.example/ada.png', type: 'thumbnail' },
+        ],
+      },
+    }).expect(200);
+    expect(res.body).toMatchObject({
+      emails: [
+        { value: 'ada@home.example', type: 'home', primary: false },
+        { value: 'ada@work.example', primary: true },
+      ],
+      phoneNumbers: [{ value: '+44 20 7946 0000', type: 'mobile' }],
+      photos: [
+        { value: 'https://pictures.example/ada.png', type: 'thumbnail' },
+      ],
+    });
+    expect((await identity()).body).toMatchObject({
+      emailAddress: 'ada@work.example',
+      emailAddresses: ['ada@home.example', 'ada@work.example'],
+      mobilePhone: '+44 20 7946 0000',
+      smallPictures: ['https://pictures.example/ada.png'],
+    });
+    // As read back, so on a GET.
+    await scim
+      .send('get', ada)
+      .expect(200)
+      .expect((r) => expect(r.body.emails).toStrictEqual(res.body.emails));
+    // Making a value primary makes the one before it no longer so.
+    const before = res.headers.etag;
+    res = await patch({
+      op: 'replace',
+      path: 'emails[value eq "ada@home.example"].primary',
+      value: true,
+    }).expect(200);
+    expect(res.body.emails).toStrictEqual([
+      { value: 'ada@home.example', type: 'home', primary: true },
+      { value: 'ada@work.example', primary: false },
+    ]);
+    expect((await identity()).body.emailAddress).toBe('ada@home.example');
+    expect(res.headers.etag).not.toBe(before);
+    // A type alone changes the version, with an event that names no field.
+    const typed = await patch({
+      op: 'replace',
+      path: 'emails[value eq "ada@work.example"].type',
+      value: 'work',
+    }).expect(200);
+    expect(typed.body.emails[1]).toStrictEqual({
+      value: 'ada@work.example',
+      type: 'work',
+      primary: false,
+    });
+    expect(typed.headers.etag).not.toBe(res.headers.etag);
+    expect((await events('ada')).at(-1)).toStrictEqual({
+      type: 'updated',
+      fields: [],
+    });
+    // The same User again changes nothing.
+    const same = await scim
+      .write('put', ada, { ...typed.body, meta: undefined })
+      .expect(200);
+    expect(same.headers.etag).toBe(typed.headers.etag);
+    // Values changed elsewhere: the service describes them by itself again.
+    await t
+      .http()
+      .put(scim.tenant.api)
+      .set('Authorization', `Bearer ${scim.tenant.token(ACCESS_TOKEN)}`)
+      .set('Content-Type', 'application/json')
+      .send({
+        emailAddresses: ['ada@home.example', 'ada@work.example', 'a@x.example'],
+        mobilePhone: '+44 20 7946 0001',
+      })
+      .expect(200);
+    res = await scim.send('get', ada).expect(200);
+    expect(res.body).toMatchObject({
+      emails: [
+        { value: 'ada@home.example', type: 'work', primary: true },
+        { value: 'ada@work.example', type: 'other', primary: false },
+        { value: 'a@x.example', type: 'other', primary: false },
+      ],
+      phoneNumbers: [
+        { value: '+44 20 7946 0001', type: 'mobile', primary: true },
+      ],
+      photos: [
+        { value: 'https://pictures.example/ada.png', type: 'thumbnail' },
+      ],
+    });
+    // /Schemas says so.
+    const schema = await scim.send('get', `/Schemas/${USER}`).expect(200);
+    const emails = schema.body.attributes.find(
+      (a: { name: string }) => a.name === 'emails',
+    );
+    expect(
+      emails.subAttributes.map((a: any) => [a.name, a.mutability]),
+    ).toStrictEqual([
+      ['value', 'readWrite'],
+      ['type', 'readWrite'],
+      ['primary', 'readWrite'],
+    ]);
+  });
+
+  it('refuses a type it would not keep: 400, and nothing changes', async () => {
+    const before = (await scim.send('get', '/Users/ada').expect(200)).headers
+      .etag;
+    for (const [type, detail] of [
+      ['x'.repeat(65), 'emails[0].type must be at most 64 characters.'],
+      [5, 'emails[0].type must be a string.'],
+    ])
+      await scim
+        .write('patch', '/Users/ada', {
+          schemas: [PATCH],
+          Operations: [
+            {
+              op: 'add',
+              path: 'emails',
+              value: [{ value: 'a@b.example', type }],
+            },
+          ],
+        })
+        .expect(400)
+        .expect((r) =>
+          expect(r.body).toStrictEqual(error(400, 'invalidValue', detail)),
+        );
+    await scim.send('get', '/Users/ada').expect('ETag', before);
   });
 });

@@ -67,14 +67,43 @@ export function identityOf(
   return identity as IdentityRecord;
 }
 
-/** Columns a write may change. */
+/**
+ * Columns a write may change: the identity's fields, and what a SCIM
+ * directory said of its values (src/scim/scim-value-attributes.ts), kept
+ * beside them and versioned with them, though not a field of the identity.
+ */
 export type IdentityChanges = Partial<
   Omit<IdentityRecord, 'identityId' | 'version' | 'properties'> & {
     properties: Record<string, string>;
+    scimAttributes: Record<string, unknown>;
   }
 >;
 
-const OMIT = { tenantId: true, createdAt: true, updatedAt: true } as const;
+/** A plan's view of the locked row beyond its fields. */
+export interface IdentityExtras {
+  scimAttributes: unknown;
+}
+
+const COLUMN_OF_CHANGE: Record<keyof IdentityChanges, string> = {
+  ...IDENTITY_COLUMN,
+  scimAttributes: 'scim_attributes',
+};
+const JSON_CHANGES = new Set(['properties', 'scimAttributes']);
+
+/**
+ * The identity's fields a write changes, as its event names them: what a
+ * directory said of the values is not a field (a write of only that is an
+ * `updated` event with no fields).
+ */
+const changedFields = (changes: IdentityChanges) =>
+  Object.keys(changes).filter((field) => field !== 'scimAttributes');
+
+const OMIT = {
+  tenantId: true,
+  createdAt: true,
+  updatedAt: true,
+  scimAttributes: true,
+} as const;
 
 export class MergeConflict extends Error {}
 
@@ -126,7 +155,10 @@ export class IdentityRepository {
     tenantId: string,
     identityId: string,
     known: IdentityRecord | null,
-    plan: (current: IdentityRecord) => IdentityChanges | 'unchanged' | 'stale',
+    plan: (
+      current: IdentityRecord,
+      extras?: IdentityExtras,
+    ) => IdentityChanges | 'unchanged' | 'stale',
   ): Promise<UpdateOutcome> {
     if (known) {
       const changes = plan(known);
@@ -152,8 +184,8 @@ export class IdentityRepository {
   ): Promise<IdentityRecord | undefined> {
     const assignments = Object.entries(changes).map(
       ([field, value]) =>
-        Prisma.sql`${Prisma.raw(IDENTITY_COLUMN[field as keyof IdentityChanges])} = ${
-          field === 'properties'
+        Prisma.sql`${Prisma.raw(COLUMN_OF_CHANGE[field as keyof IdentityChanges])} = ${
+          JSON_CHANGES.has(field)
             ? Prisma.sql`${JSON.stringify(value)}::jsonb`
             : (value as unknown)
         }`,
@@ -166,7 +198,7 @@ export class IdentityRepository {
          WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}
            AND i.version = ${version}
         RETURNING ${IDENTITY_RECORD_COLUMNS}
-      ), event AS (${appendEventsOf('updated', tenantId, 'updated', Object.keys(changes))})
+      ), event AS (${appendEventsOf('updated', tenantId, 'updated', changedFields(changes))})
       SELECT * FROM updated`);
     return row;
   }
@@ -182,29 +214,39 @@ export class IdentityRepository {
   private lockedUpdate(
     tenantId: string,
     identityId: string,
-    plan: (current: IdentityRecord) => IdentityChanges | 'unchanged' | 'stale',
+    plan: (
+      current: IdentityRecord,
+      extras: IdentityExtras,
+    ) => IdentityChanges | 'unchanged' | 'stale',
   ): Promise<UpdateOutcome> {
     return this.database.prisma.$transaction(async (tx) => {
       const [locked] = await tx.$queryRaw<
-        (IdentityRecord & { nextVersion: bigint })[]
+        (IdentityRecord & IdentityExtras & { nextVersion: bigint })[]
       >`
-        SELECT ${IDENTITY_RECORD_COLUMNS}, nextval('identity_version_seq') AS "nextVersion"
+        SELECT ${IDENTITY_RECORD_COLUMNS}, i.scim_attributes AS "scimAttributes",
+               nextval('identity_version_seq') AS "nextVersion"
           FROM identity i
          WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}
            FOR UPDATE`;
       if (!locked) return { outcome: 'missing' } as const;
-      const { nextVersion, ...current } = locked;
-      const changes = plan(current);
+      const { nextVersion, scimAttributes, ...current } = locked;
+      const changes = plan(current, { scimAttributes });
       if (changes === 'stale') return { outcome: 'stale' } as const;
       if (changes === 'unchanged')
         return { outcome: 'done', row: current } as const;
       const updated = await tx.identity.update({
         where: { tenantId_identityId: { tenantId, identityId } },
-        data: { ...changes, version: nextVersion, updatedAt: new Date() },
+        data: {
+          ...changes,
+          scimAttributes: changes.scimAttributes as
+            Prisma.InputJsonObject | undefined,
+          version: nextVersion,
+          updatedAt: new Date(),
+        },
         omit: OMIT,
       });
       await appendEvents(tx, tenantId, [
-        { identityId, type: 'updated', fields: Object.keys(changes) },
+        { identityId, type: 'updated', fields: changedFields(changes) },
       ]);
       return { outcome: 'done', row: record(updated) } as const;
     });
@@ -217,10 +259,15 @@ export class IdentityRepository {
   createIdentity(
     tenantId: string,
     values: IdentityFieldValues,
+    scimAttributes?: Record<string, unknown>,
   ): Promise<IdentityRecord> {
     return this.database.prisma.$transaction(async (tx) => {
       const created = await tx.identity.create({
-        data: { ...values, tenantId },
+        data: {
+          ...values,
+          tenantId,
+          ...(scimAttributes && { scimAttributes: scimAttributes as object }),
+        },
         omit: OMIT,
       });
       const fields = Object.keys(values).filter(

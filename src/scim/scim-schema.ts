@@ -71,9 +71,8 @@ export function complex(
 }
 
 /**
- * The usual sub-attributes of a multi-valued attribute (RFC 7643 §2.4);
- * `derived` describes `type` or `primary` when the service computes it
- * rather than keeping what a client sent (it is then read-only).
+ * The usual sub-attributes of a multi-valued attribute (RFC 7643 §2.4): a
+ * value, its type and whether it is the primary one, each kept as sent.
  */
 export function multiValued(
   name: string,
@@ -81,24 +80,16 @@ export function multiValued(
   value: ScimAttribute,
   types: string[],
   options: Options = {},
-  derived: { type?: string; primary?: string } = {},
 ): ScimAttribute {
-  const readOnly = { mutability: 'readOnly' } as const;
   return complex(
     name,
     description,
     [
       value,
-      attribute('type', 'string', derived.type ?? 'the kind of value', {
+      attribute('type', 'string', 'the kind of value', {
         canonicalValues: types,
-        ...(derived.type && readOnly),
       }),
-      attribute(
-        'primary',
-        'boolean',
-        derived.primary ?? 'the preferred value',
-        derived.primary ? readOnly : {},
-      ),
+      attribute('primary', 'boolean', 'the preferred value'),
     ],
     { multiValued: true, ...options },
   );

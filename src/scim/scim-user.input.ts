@@ -5,6 +5,11 @@ import { MAX_ITEMS, MAX_TEXT } from '../identity/identity-update.rules';
 import { UpdateIdentityPipe } from '../identity/update-identity.pipe';
 import { EXTENSION_FIELDS, readField } from './scim-fields';
 import { IDENTITY_EXTENSION } from './scim-schemas';
+import {
+  primaryEmail as primaryOf,
+  type ValueAttributes,
+  type ValueEntry,
+} from './scim-value-attributes';
 
 /** What a SCIM User asks of its identity. */
 export interface UserInput {
@@ -12,7 +17,12 @@ export interface UserInput {
   update: IdentityUpdate;
   disabled: boolean;
   externalId: string | null;
+  /** The type and primary the User gives its kept values (scim-value-attributes). */
+  described: Required<ValueAttributes>;
 }
+
+/** The longest `type` kept: canonical values are single words. */
+export const MAX_TYPE = 64;
 
 type Json = Record<string, unknown>;
 
@@ -70,6 +80,39 @@ const typed = (list: Json[], type: string) =>
   );
 
 /**
+ * An entry with a value as the User describes it: its `type` (a string of
+ * at most MAX_TYPE characters) and `primary` when it has them. A second
+ * entry marked primary is not the primary one (RFC 7643 §2.4).
+ */
+function described(list: Json[], name: string, primary?: Json): ValueEntry[] {
+  const seen = new Set<string>();
+  const kept: ValueEntry[] = [];
+  list.forEach((entry, i) => {
+    const value = text(entry.value, `${name}[${i}].value`);
+    const type = text(entry.type, `${name}[${i}].type`);
+    if (type !== null && type.length > MAX_TYPE)
+      throw invalid(
+        `${name}[${i}].type must be at most ${MAX_TYPE} characters.`,
+      );
+    const marked =
+      entry.primary === undefined || entry.primary === null
+        ? undefined
+        : flag(entry.primary, `${name}[${i}].primary`, false);
+    const key = `${typed([entry], 'thumbnail').length} ${value}`;
+    if (value === null || seen.has(key)) return;
+    seen.add(key);
+    kept.push({
+      value,
+      ...(type !== null && { type }),
+      ...(marked !== undefined && {
+        primary: marked && (primary === undefined || entry === primary),
+      }),
+    });
+  });
+  return kept;
+}
+
+/**
  * The extension's editable attributes, when the resource has the extension
  * at all: each field of the table the core schema does not show.
  */
@@ -106,10 +149,13 @@ export function fromScimUser(
   if (!isObject(name)) throw invalid('name must be an object.');
   const emails = entries(resource.emails, 'emails');
   const emailValues = values(emails, 'emails');
-  const primaryEmail =
-    emails.find((e) => flag(e.primary, 'emails.primary', false)) ??
-    typed(emails, 'work')[0] ??
-    emails[0];
+  const primaryEmail = primaryOf(emails, (e) =>
+    flag(e.primary, 'emails.primary', false),
+  );
+  const mobile = typed(
+    entries(resource.phoneNumbers, 'phoneNumbers'),
+    'mobile',
+  ).filter((e) => text(e.value, 'phoneNumbers.value') !== null)[0];
   const photos = entries(resource.photos, 'photos', 2 * MAX_ITEMS);
   const thumbnails = typed(photos, 'thumbnail');
   const update: IdentityUpdate = {
@@ -122,11 +168,7 @@ export function fromScimUser(
       ? text(primaryEmail.value, 'emails.value')
       : null,
     emailAddresses: emailValues,
-    mobilePhone:
-      values(
-        typed(entries(resource.phoneNumbers, 'phoneNumbers'), 'mobile'),
-        'phoneNumbers',
-      )[0] ?? null,
+    mobilePhone: mobile ? text(mobile.value, 'phoneNumbers.value') : null,
     largePictures: values(
       photos.filter((p) => !thumbnails.includes(p)),
       'photos',
@@ -164,6 +206,11 @@ export function fromScimUser(
     update: new UpdateIdentityPipe().transform(update),
     disabled: !flag(resource.active, 'active', true),
     externalId,
+    described: {
+      emails: described(emails, 'emails', primaryEmail),
+      phoneNumbers: mobile ? described([mobile], 'phoneNumbers') : [],
+      photos: described(photos, 'photos'),
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { IdentityRecord } from '../identity/identity.record';
 import { EXTENSION_FIELDS, renderField } from './scim-fields';
 import { IDENTITY_EXTENSION, USER_SCHEMA } from './scim-schemas';
+import { keptAttributes, valueEntries } from './scim-value-attributes';
 
 /** An account of the identity, as the extension lists it. */
 export interface ScimAccount {
@@ -11,11 +12,15 @@ export interface ScimAccount {
   emailAddress: string | null;
 }
 
-/** An identity as the SCIM repository reads it: its fields, times and accounts. */
+/**
+ * An identity as the SCIM repository reads it: its fields, times, accounts
+ * and what a directory said of its values (scim-value-attributes).
+ */
 export type ScimUserRow = IdentityRecord & {
   createdAt: Date;
   updatedAt: Date;
   accounts: ScimAccount[];
+  scimAttributes: unknown;
 };
 
 export type ScimUser = Record<string, unknown>;
@@ -59,28 +64,7 @@ export function toScimUser(
       locale: row.locality,
     }),
     active: !row.disabled,
-    ...present({
-      emails: row.emailAddresses.map((value) => ({
-        value,
-        type: value === row.emailAddress ? 'work' : 'other',
-        primary: value === row.emailAddress,
-      })),
-      phoneNumbers: row.mobilePhone
-        ? [{ value: row.mobilePhone, type: 'mobile', primary: true }]
-        : [],
-      photos: [
-        ...row.largePictures.map((value, i) => ({
-          value,
-          type: 'photo',
-          primary: i === 0,
-        })),
-        ...row.smallPictures.map((value) => ({
-          value,
-          type: 'thumbnail',
-          primary: false,
-        })),
-      ],
-    }),
+    ...present(valueEntries(row, keptAttributes(row.scimAttributes))),
     [IDENTITY_EXTENSION]: {
       ...extensionOf(row),
       accounts: row.accounts.map((account) => present({ ...account })),

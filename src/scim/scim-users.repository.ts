@@ -22,9 +22,13 @@ export const USER_FILTER_ATTRIBUTES: FilterAttributes = {
   ...extensionFilters(IDENTITY_EXTENSION),
 };
 
-type Row = IdentityRecord & { createdAt: Date; updatedAt: Date };
+type Row = IdentityRecord & {
+  createdAt: Date;
+  updatedAt: Date;
+  scimAttributes: unknown;
+};
 
-const COLUMNS = Prisma.sql`${IDENTITY_RECORD_COLUMNS}, i.created_at AS "createdAt", i.updated_at AS "updatedAt"`;
+const COLUMNS = Prisma.sql`${IDENTITY_RECORD_COLUMNS}, i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.scim_attributes AS "scimAttributes"`;
 
 /** Reads identities as SCIM Users: by id, or a page of those a filter matches. */
 @Injectable()

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import {
   Forbidden,
   IdentityNotFound,
@@ -20,7 +21,7 @@ import { applyPatch } from './scim-patch';
 import { IDENTITY_EXTENSION, USER_PATHS } from './scim-schemas';
 import { EXTENSION_FIELDS } from './scim-fields';
 import { scimIfMatchAllows, strongTags } from './scim-if-match';
-import { fromScimUser } from './scim-user.input';
+import { fromScimUser, type UserInput } from './scim-user.input';
 import { ScimUser, ScimUserRow, toScimUser } from './scim-user.mapper';
 import {
   pageOf,
@@ -28,6 +29,13 @@ import {
   type ScimListQuery,
 } from './scim-users.dto';
 import { ScimUsersRepository } from './scim-users.repository';
+import {
+  attributesToKeep,
+  keptAttributes,
+  VALUE_ATTRIBUTES,
+  valueEntries,
+  type ValueAttributes,
+} from './scim-value-attributes';
 
 export interface ScimUserAnswer {
   body: ScimUser;
@@ -52,6 +60,57 @@ const adminHolder = (what: string) =>
   new Forbidden(
     `The User holds one of the tenant's admin roles: it is not ${what} by provisioning; the tenant's configuration (adminRoles) decides who holds them.`,
   );
+
+/**
+ * What a write keeps of the types and primaries its User gave (undefined:
+ * nothing to write). Written with a change of the identity's values when it
+ * differs from what is kept; on its own only when the User's entries read
+ * differently because of it.
+ */
+function keptChange(
+  current: IdentityRecord,
+  changes: IdentityChanges,
+  stored: ValueAttributes,
+  input: UserInput,
+): Record<string, unknown> | undefined {
+  const next = { ...current, ...changes } as IdentityRecord;
+  const kept = attributesToKeep(input.described, next);
+  if (isDeepStrictEqual(kept, stored)) return undefined;
+  const shownBefore = valueEntries(current, stored);
+  const shownAfter = valueEntries(next, kept);
+  const readsDifferently = VALUE_ATTRIBUTES.some(
+    (a) => !isDeepStrictEqual(shownBefore[a], shownAfter[a]),
+  );
+  return Object.keys(changes).length || readsDifferently ? kept : undefined;
+}
+
+/**
+ * A PATCH that makes a value primary makes the values that were primary
+ * before it no longer so (RFC 7644 §3.5.2).
+ */
+function demoteFormerPrimaries(before: ScimUser, after: unknown): unknown {
+  if (typeof after !== 'object' || after === null) return after;
+  const patched = after as Record<string, unknown>;
+  for (const attribute of VALUE_ATTRIBUTES) {
+    const entries = patched[attribute];
+    if (!Array.isArray(entries)) continue;
+    const marked = entries.filter(
+      (e) => typeof e === 'object' && e !== null && e.primary === true,
+    ) as Record<string, unknown>[];
+    if (marked.length < 2) continue;
+    const formerly = new Set(
+      ((before[attribute] ?? []) as Record<string, unknown>[])
+        .filter((e) => e.primary === true)
+        .map((e) => e.value),
+    );
+    const fresh = marked.filter((e) => !formerly.has(e.value));
+    if (fresh.length)
+      patched[attribute] = entries.map((e: Record<string, unknown>) =>
+        marked.includes(e) && !fresh.includes(e) ? { ...e, primary: false } : e,
+      );
+  }
+  return patched;
+}
 
 /** Users as identities (docs/scim.md): reads, and writes with the identity API's effects. */
 @Injectable()
@@ -120,12 +179,13 @@ export class ScimUsersService {
       { ...empty, version: 0n } as IdentityRecord,
       input.update,
     );
-    await this.identities.createIdentity(tenantId, {
-      ...empty,
-      ...(changes as Partial<typeof empty>),
-      disabled: input.disabled,
-      externalId: input.externalId,
-    });
+    const values = { ...empty, ...(changes as Partial<typeof empty>) };
+    const kept = attributesToKeep(input.described, values);
+    await this.identities.createIdentity(
+      tenantId,
+      { ...values, disabled: input.disabled, externalId: input.externalId },
+      Object.keys(kept).length ? kept : undefined,
+    );
     return this.get(tenantId, base, identityId);
   }
 
@@ -160,13 +220,13 @@ export class ScimUsersService {
       base,
       identityId,
       ifMatch,
-      (current, known) =>
-        applyPatch(
-          toScimUser({ ...known, ...current }, '', ''),
-          body,
-          USER_PATHS,
-          readOnly,
-        ),
+      (current, known) => {
+        const user = toScimUser({ ...known, ...current }, '', '');
+        return demoteFormerPrimaries(
+          user,
+          applyPatch(user, body, USER_PATHS, readOnly),
+        );
+      },
       // An identity made without a userName (by an import, or on sign-in)
       // can be patched without one; one that has it cannot lose it.
       (current) => current.userName !== null,
@@ -193,7 +253,7 @@ export class ScimUsersService {
     base: string,
     identityId: string,
     ifMatch: string | undefined,
-    target: (current: IdentityRecord, known: ScimUserRow) => unknown,
+    target: (current: ScimUserRow, known: ScimUserRow) => unknown,
     userNameRequired: (current: IdentityRecord) => boolean,
   ): Promise<ScimUserAnswer> {
     const [known, tag, admin] = await Promise.all([
@@ -206,7 +266,7 @@ export class ScimUsersService {
       tenantId,
       identityId,
       null,
-      (current) => {
+      (current, extras) => {
         if (
           !scimIfMatchAllows(
             ifMatch,
@@ -214,8 +274,9 @@ export class ScimUsersService {
           )
         )
           return 'stale';
+        const stored = keptAttributes(extras?.scimAttributes);
         const input = fromScimUser(
-          target(current, known),
+          target({ ...known, ...current, scimAttributes: stored }, known),
           userNameRequired(current),
           current,
         );
@@ -223,6 +284,8 @@ export class ScimUsersService {
           current,
           input.update,
         ).changes;
+        const kept = keptChange(current, changes, stored, input);
+        if (kept) changes.scimAttributes = kept;
         if (input.disabled !== current.disabled) {
           if (input.disabled && admin) throw adminHolder('deactivated');
           changes.disabled = input.disabled;
