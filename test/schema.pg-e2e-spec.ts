@@ -55,8 +55,17 @@ const EXPRESSION_INDEXES: Fact[] = [
   },
 ];
 
-/** Columns of `identity` that are the service's own, not an identity's fields. */
-const SERVICE_COLUMNS = ['tenant_id', 'version', 'created_at', 'updated_at'];
+/**
+ * Columns of `identity` that are the service's own, not an identity's
+ * fields (scim_attributes: what a directory said of the values' types).
+ */
+const SERVICE_COLUMNS = [
+  'tenant_id',
+  'version',
+  'created_at',
+  'updated_at',
+  'scim_attributes',
+];
 
 /** Where the identity field table, the `identity` table and its model differ. */
 function fieldTableDisagreements(
@@ -186,8 +195,8 @@ describe('the database the migrations make', () => {
       'IDENTITY_FIELDS.lastLogin (text, column last_login): needs text NULL, the migrations make timestamp(3) with time zone NULL',
       'IDENTITY_FIELDS.onlyInTable (text, column only_in_table): no migration makes the column',
       'IDENTITY_FIELDS.onlyInTable (text, column only_in_table): model Identity in schema.prisma has no onlyInTable',
-      "column identity.display_name (text NULL) is not in IDENTITY_FIELDS nor one of the service's own (tenant_id, version, created_at, updated_at)",
-      "column identity.disabled (boolean NOT NULL DEFAULT false) is not in IDENTITY_FIELDS nor one of the service's own (tenant_id, version, created_at, updated_at)",
+      "column identity.display_name (text NULL) is not in IDENTITY_FIELDS nor one of the service's own (tenant_id, version, created_at, updated_at, scim_attributes)",
+      "column identity.disabled (boolean NOT NULL DEFAULT false) is not in IDENTITY_FIELDS nor one of the service's own (tenant_id, version, created_at, updated_at, scim_attributes)",
     ]);
   });
 });
