@@ -317,6 +317,7 @@ describe('just-in-time identities from a tenant’s JWT issuer', () => {
         audiences: [AUDIENCE],
         algorithms: ['RS256', 'ES256', 'EdDSA'],
         identityClaim: 'sub',
+        identityMatch: 'identityId',
         accountClaim: 'account',
         appIdClaims: ['client_id', 'azp'],
         scopeClaim: 'scope',
@@ -339,7 +340,7 @@ describe('just-in-time identities from a tenant’s JWT issuer', () => {
     [
       { accountProvider: 'acme-sso' },
       'accountProvider',
-      'is only for provisioning "jit"',
+      'is only for provisioning "jit" or identityMatch "account"',
     ],
     [
       {

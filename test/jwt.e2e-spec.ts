@@ -259,6 +259,7 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
           audiences: [AUDIENCE],
           algorithms: ['RS256', 'ES256', 'EdDSA'],
           identityClaim: 'sub',
+          identityMatch: 'identityId',
           appIdClaims: ['client_id', 'azp'],
           scopeClaim: 'scope',
         },

@@ -26,6 +26,16 @@ export interface TokenCaller {
 /** An authorization server whose JWTs a tenant accepts, as the verifier reads it. */
 export type IssuerConfig = Omit<IssuerRow, 'position'>;
 
+/** How an issuer's tokens name an identity. */
+export type IssuerMatch = Pick<
+  IssuerConfig,
+  'identityMatch' | 'accountProvider'
+>;
+const IDENTITY_ID_MATCH: IssuerMatch = {
+  identityMatch: 'identityId',
+  accountProvider: null,
+};
+
 export interface IdentityCaller {
   isAdmin: boolean;
   /** The named account, when it belongs to the identity. */
@@ -136,15 +146,37 @@ export class AccessRepository {
         },
       },
     });
-    return tenant?.issuers;
+    // The migration's check constraint holds identity_match to IDENTITY_MATCHES.
+    return tenant?.issuers as IssuerConfig[] | undefined;
   }
-  /** The identity a JWT names, with its admin status, in one query. */
+
+  /**
+   * The identity a JWT names, with its admin status, in one query: the one
+   * whose `match` key is `subject` (docs/api.md, identityMatch). An
+   * externalId that two identities share names neither. With `account`, the
+   * account whose issuedUserId is the subject at `accountProvider` is the
+   * one signed in with; otherwise `accountId`, when it is the identity's.
+   */
   async findIdentityCaller(
     tenantId: string,
-    identityId: string,
+    subject: string,
     accountId: string | null,
+    match: IssuerMatch = IDENTITY_ID_MATCH,
   ): Promise<IdentityCaller | undefined> {
-    const [row] = await this.database.query<
+    const found = {
+      identityId: Prisma.sql`i.identity_id = ${subject}`,
+      externalId: Prisma.sql`i.external_id = ${subject}`,
+      userName: Prisma.sql`lower(i.user_name) = lower(${subject})`,
+      account: Prisma.sql`i.identity_id = (
+        SELECT a.identity_id FROM account a
+         WHERE a.tenant_id = ${tenantId} AND a.account_provider_id = ${match.accountProvider}
+           AND a.issued_user_id = ${subject})`,
+    }[match.identityMatch];
+    const account =
+      match.identityMatch === 'account'
+        ? Prisma.sql`a.account_provider_id = ${match.accountProvider} AND a.issued_user_id = ${subject}`
+        : Prisma.sql`a.account_id = ${accountId}`;
+    const rows = await this.database.query<
       Omit<IdentityCaller, 'identity'> & IdentityRecord
     >(Prisma.sql`
       SELECT EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
@@ -152,16 +184,18 @@ export class AccessRepository {
                         AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin",
              (SELECT a.account_id FROM account a
                WHERE a.tenant_id = i.tenant_id AND a.identity_id = i.identity_id
-                 AND a.account_id = ${accountId}) AS "accountId",
+                 AND ${account}) AS "accountId",
              ${IDENTITY_RECORD_COLUMNS}
         FROM identity i
-       WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}`);
-    return (
-      row && {
-        isAdmin: row.isAdmin,
-        accountId: row.accountId,
-        identity: identityOf(row)!,
-      }
-    );
+       WHERE i.tenant_id = ${tenantId} AND ${found}
+       LIMIT 2`);
+    const [row] = rows;
+    return rows.length === 1
+      ? {
+          isAdmin: row.isAdmin,
+          accountId: row.accountId,
+          identity: identityOf(row)!,
+        }
+      : undefined;
   }
 }

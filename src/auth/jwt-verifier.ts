@@ -134,7 +134,12 @@ export class JwtVerifier {
       (issuer.accountClaim && claimedId(payload[issuer.accountClaim])) || null;
     const at = signInTime(payload, Date.now(), CLOCK_TOLERANCE_S * 1000);
     const caller =
-      (await this.auth.findIdentityCaller(tenantId, subject, accountId)) ??
+      (await this.auth.findIdentityCaller(
+        tenantId,
+        subject,
+        accountId,
+        issuer,
+      )) ??
       (await this.signIns.provision(
         tenantId,
         issuer,
@@ -149,7 +154,7 @@ export class JwtVerifier {
     return {
       kind: 'access',
       tenantId,
-      identityId: subject,
+      identityId: caller.identity.identityId,
       accountId: caller.accountId,
       isAdmin: caller.isAdmin,
       identity: await this.signIns.signedIn(tenantId, caller.identity, at),

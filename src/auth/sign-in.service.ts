@@ -39,7 +39,11 @@ export class SignInService {
     accountId: string | null,
     at: Date | undefined,
   ): Promise<IdentityCaller | undefined> {
-    if (issuer.provisioning !== 'jit' || !isProvisionableId(subject))
+    if (
+      issuer.provisioning !== 'jit' ||
+      issuer.identityMatch !== 'identityId' ||
+      !isProvisionableId(subject)
+    )
       return undefined;
     const account =
       issuer.accountProvider !== null && accountId !== null

@@ -44,6 +44,19 @@ export interface TokenRow {
   expiresAt: Date | null;
 }
 
+/**
+ * Which key of an identity a token issuer's identity claim carries: its
+ * identityId, the externalId a directory gave it, its userName (in any
+ * case), or the issuedUserId of its account at the issuer's provider.
+ */
+export const IDENTITY_MATCHES = [
+  'identityId',
+  'externalId',
+  'userName',
+  'account',
+] as const;
+export type IdentityMatch = (typeof IDENTITY_MATCHES)[number];
+
 export interface IssuerRow {
   issuer: string;
   position: number;
@@ -51,6 +64,8 @@ export interface IssuerRow {
   audiences: string[];
   algorithms: string[];
   identityClaim: string;
+  /** Which key of an identity the identity claim carries. */
+  identityMatch: IdentityMatch;
   accountClaim: string | null;
   appIdClaims: string[];
   scopeClaim: string;

@@ -29,6 +29,7 @@ import {
 } from '../common/validation/field-rules';
 import { SCOPES } from '../auth/principal';
 import { IsIssuerUrl } from '../common/validation/outbound-url';
+import { IDENTITY_MATCHES, type IdentityMatch } from './tenant-data';
 import {
   FIELD_NAMES,
   FieldKind,
@@ -75,6 +76,11 @@ export class TokenIssuerEntry {
   @IsText()
   @Length(1, 200, { message: 'must be 1 to 200 characters' })
   identityClaim?: string;
+  @Absent()
+  @IsIn(IDENTITY_MATCHES, {
+    message: `must be one of ${IDENTITY_MATCHES.join(', ')}`,
+  })
+  identityMatch?: IdentityMatch;
   @Absent()
   @IsText()
   @Length(1, 200, { message: 'must be 1 to 200 characters' })

@@ -114,17 +114,29 @@ class CrossChecks {
       if (seen.has(i.issuer))
         this.fail(`${at}.issuer`, `duplicate issuer "${i.issuer}"`);
       seen.add(i.issuer);
+      const match = i.identityMatch ?? 'identityId';
       if (i.accountProvider !== undefined) {
         if (!providers.has(i.accountProvider))
           this.fail(
             `${at}.accountProvider`,
             `unknown provider "${i.accountProvider}"`,
           );
-        if (i.provisioning !== 'jit')
-          this.fail(`${at}.accountProvider`, 'is only for provisioning "jit"');
-        if (i.accountClaim === undefined)
+        if (i.provisioning !== 'jit' && match !== 'account')
+          this.fail(
+            `${at}.accountProvider`,
+            'is only for provisioning "jit" or identityMatch "account"',
+          );
+        if (i.provisioning === 'jit' && i.accountClaim === undefined)
           this.fail(`${at}.accountProvider`, 'needs an accountClaim');
       }
+      if (match === 'account' && i.accountProvider === undefined)
+        this.fail(`${at}.identityMatch`, '"account" needs an accountProvider');
+      // A just-in-time identity takes the claim's value as its identityId.
+      if (i.provisioning === 'jit' && match !== 'identityId')
+        this.fail(
+          `${at}.provisioning`,
+          '"jit" goes with identityMatch "identityId" only',
+        );
       return {
         issuer: i.issuer,
         position,
@@ -132,6 +144,7 @@ class CrossChecks {
         audiences: [...new Set(i.audiences)],
         algorithms: [...new Set(i.algorithms ?? JWT_ALGORITHMS)],
         identityClaim: i.identityClaim ?? 'sub',
+        identityMatch: match,
         accountClaim: i.accountClaim ?? null,
         appIdClaims: i.appIdClaims ?? ['client_id', 'azp'],
         scopeClaim: i.scopeClaim ?? 'scope',

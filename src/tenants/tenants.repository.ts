@@ -37,6 +37,7 @@ const TABLES = {
     audiences: ['text[]', 'audiences'],
     algorithms: ['text[]', 'algorithms'],
     identity_claim: ['text', 'identityClaim'],
+    identity_match: ['text', 'identityMatch'],
     account_claim: ['text', 'accountClaim'],
     app_id_claims: ['text[]', 'appIdClaims'],
     scope_claim: ['text', 'scopeClaim'],
@@ -296,7 +297,8 @@ async function readTenant(
   ]);
   return {
     tenant,
-    issuers,
+    // The migration's check constraint holds identity_match to IDENTITY_MATCHES.
+    issuers: issuers as TenantData['issuers'],
     providers,
     identities: identities.map((i) => ({
       ...i,
