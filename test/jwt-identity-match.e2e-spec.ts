@@ -59,6 +59,19 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
         identityMatch: 'account',
         accountProvider: 'acme-sso',
       }),
+      tenant(idp, 'jit-external', {
+        identityMatch: 'externalId',
+        provisioning: 'jit',
+      }),
+      tenant(idp, 'jit-account', {
+        identityMatch: 'account',
+        provisioning: 'jit',
+        accountProvider: 'acme-sso',
+      }),
+      tenant(idp, 'jit-username', {
+        identityMatch: 'userName',
+        provisioning: 'jit',
+      }),
     ]);
   });
   afterAll(async () => {
@@ -177,11 +190,6 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
       'identityMatch',
       '"account" needs an accountProvider',
     ],
-    [
-      { identityMatch: 'externalId', provisioning: 'jit' },
-      'provisioning',
-      '"jit" goes with identityMatch "identityId" only',
-    ],
   ])('refuses the issuer entry %j', async (issuer, key, message) => {
     const file = tenant(idp, 'refused', issuer);
     const error = await t.tenants.importTenant(file).catch((e: unknown) => e);
@@ -189,5 +197,81 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
     expect((error as TenantFileError).errors).toStrictEqual([
       { field: `tenant.tokenIssuers[0].${key}`, message },
     ]);
+  });
+  const UUID =
+    /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  const created = (tenantId: string) =>
+    t.database.prisma.identityEvent.findMany({
+      where: { tenantId, type: 'created' },
+      select: { identityId: true, fields: true },
+    });
+
+  it('jit with externalId: racing first sign-ins create one identity, with a new id and the subject as externalId', async () => {
+    const tokens = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        idp.sign(
+          { sub: 'entra-oid-99', name: 'Nia' },
+          { realm: 'jit-external' },
+        ),
+      ),
+    );
+    const answers = await Promise.all(
+      tokens.map((token) => t.as(token).get('/jit-external/api/identity/v1')),
+    );
+    const ids = new Set(answers.map((r) => r.body.identityId));
+    expect(answers.map((r) => r.status)).toStrictEqual(Array(6).fill(200));
+    expect(ids.size).toBe(1);
+    const [id] = ids;
+    expect(id).toMatch(UUID);
+    expect(answers[0].body).toMatchObject({
+      identityId: id,
+      externalId: 'entra-oid-99',
+      displayName: 'Nia',
+    });
+    expect(await created('jit-external')).toStrictEqual([
+      { identityId: id, fields: ['displayName', 'externalId'] },
+    ]);
+  });
+
+  it('jit with account: the new identity’s account at the provider has the subject as issued id, and is current', async () => {
+    const first = await me('jit-account', 'sso-555');
+    expect(first.status).toBe(200);
+    expect(first.body.identityId).toMatch(UUID);
+    const accounts = await me('jit-account', 'sso-555', '/accounts');
+    expect(accounts.body).toStrictEqual([
+      {
+        accountProviderId: 'acme-sso',
+        signInUrl: 'https://login.acme.example',
+        canAddAnotherAccount: false,
+        accounts: [
+          {
+            accountId: expect.stringMatching(UUID),
+            issuedUserId: 'sso-555',
+            isCurrent: true,
+          },
+        ],
+      },
+    ]);
+    expect((await me('jit-account', 'sso-555')).body.identityId).toBe(
+      first.body.identityId,
+    );
+    // The identity imported with the account is still found, not created.
+    expect((await me('jit-account', 'sso-777')).body.identityId).toBe('dana');
+  });
+
+  it('jit with userName: the subject is the new identity’s userName, found again in any case', async () => {
+    const token = await idp.sign(
+      { sub: 'Zoe.Q', preferred_username: 'someone-else' },
+      { realm: 'jit-username' },
+    );
+    const first = await t.as(token).get('/jit-username/api/identity/v1');
+    expect([first.status, first.body.userName]).toStrictEqual([200, 'Zoe.Q']);
+    expect(first.body.identityId).toMatch(UUID);
+    expect((await me('jit-username', 'zoe.q')).body.identityId).toBe(
+      first.body.identityId,
+    );
+    expect((await me('jit-username', 'DANA.SCULLY')).body.identityId).toBe(
+      'dana',
+    );
   });
 });

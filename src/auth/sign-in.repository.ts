@@ -14,6 +14,7 @@ import {
   SQL_TYPE_OF_KIND,
 } from '../identity/identity.repository';
 import type { IdentityRecord } from '../identity/identity.record';
+import type { IdentityMatch } from '../tenants/tenant-data';
 import type { ClaimedAccount, ClaimedFields } from './sign-in-claims';
 
 /** SQLSTATE of a foreign key violation: the tenant or provider went away meanwhile. */
@@ -41,34 +42,9 @@ export class SignInRepository {
     account: ClaimedAccount | null,
   ): Promise<boolean> {
     this.database.readFromPrimary();
-    // In the field table's order, as an import's event lists them.
-    const given = FIELD_NAMES.filter((f) => f in fields).map(
-      (f) => [f, fields[f as keyof ClaimedFields]] as const,
-    );
-    const columns = given.map(([field]) => Prisma.raw(IDENTITY_COLUMN[field]));
-    const values = given.map(
-      ([field, value]) =>
-        Prisma.sql`${value}::${Prisma.raw(SQL_TYPE_OF_KIND[IDENTITY_FIELDS[field].kind])}`,
-    );
     try {
       const created = await this.database.query<{ identityId: string }>(
-        Prisma.sql`
-        WITH created AS (
-          INSERT INTO identity (${Prisma.join([Prisma.raw('tenant_id, identity_id'), ...columns])})
-          SELECT ${Prisma.join([Prisma.sql`${tenantId}, ${identityId}`, ...values])}
-           WHERE NOT EXISTS (
-             SELECT 1 FROM identity WHERE tenant_id = ${tenantId}
-                AND old_identity_ids <> '{}' AND old_identity_ids @> ARRAY[${identityId}]::text[])
-          ON CONFLICT (tenant_id, identity_id) DO NOTHING
-          RETURNING identity_id AS "identityId"
-        )${account ? insertAccount(tenantId, account) : Prisma.empty},
-        event AS (${appendEventsOf(
-          'created',
-          tenantId,
-          'created',
-          given.map(([f]) => f),
-        )})
-        SELECT "identityId" FROM created`,
+        createStatement(tenantId, identityId, fields, account),
       );
       return created.length > 0;
     } catch (error) {
@@ -82,6 +58,71 @@ export class SignInRepository {
         const { userName: _, ...rest } = fields;
         return this.createIdentity(tenantId, identityId, rest, account);
       }
+      throw error;
+    }
+  }
+
+  /**
+   * Creates the identity (new id `identityId`) that a token of an issuer
+   * matching `key.match` names, unless one has that key by now: creators of
+   * one key queue on a transaction-scoped lock on it and look again once
+   * they hold it, so racing first requests create one identity. True when
+   * this call created it.
+   */
+  async createMatchedIdentity(
+    tenantId: string,
+    identityId: string,
+    fields: ClaimedFields,
+    account: ClaimedAccount | null,
+    key: {
+      match: Exclude<IdentityMatch, 'identityId'>;
+      subject: string;
+      provider: string | null;
+    },
+  ): Promise<boolean> {
+    this.database.readFromPrimary();
+    const { match, subject, provider } = key;
+    const normalized = match === 'userName' ? subject.toLowerCase() : subject;
+    const taken = {
+      externalId: Prisma.sql`SELECT 1 FROM identity
+         WHERE tenant_id = ${tenantId} AND external_id = ${subject}`,
+      userName: Prisma.sql`SELECT 1 FROM identity
+         WHERE tenant_id = ${tenantId} AND lower(user_name) = lower(${subject})`,
+      account: Prisma.sql`SELECT 1 FROM account
+         WHERE tenant_id = ${tenantId} AND account_provider_id = ${provider}
+           AND issued_user_id = ${subject}`,
+    }[match];
+    try {
+      return await this.database.prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(${JIT_LOCK}::int,
+          hashtext(${[tenantId, match, provider ?? '', normalized].join(' ')}))::text`;
+        const [exists] = await tx.$queryRaw<unknown[]>(taken);
+        if (exists) return false;
+        const created = await tx.$queryRaw<{ identityId: string }[]>(
+          createStatement(tenantId, identityId, fields, account),
+        );
+        return created.length > 0;
+      });
+    } catch (error) {
+      if (errorCodes(error).includes(FOREIGN_KEY_VIOLATION)) return false;
+      // Another identity has the claimed userName (of preferred_username):
+      // left out, as any claim that does not fit. With match userName the
+      // subject is that key, and whoever has it is found instead.
+      if (
+        match !== 'userName' &&
+        fields.userName !== undefined &&
+        isUniqueViolation(error, USER_NAME_INDEX)
+      ) {
+        const { userName: _, ...rest } = fields;
+        return this.createMatchedIdentity(
+          tenantId,
+          identityId,
+          rest,
+          account,
+          key,
+        );
+      }
+      if (isUniqueViolation(error, USER_NAME_INDEX)) return false;
       throw error;
     }
   }
@@ -108,6 +149,48 @@ export class SignInRepository {
       SELECT * FROM updated`);
     return row;
   }
+}
+
+/** The lock creators of a just-in-time identity by one key take (any constant apart from the others). */
+const JIT_LOCK = 0x1d41;
+
+/**
+ * One statement that creates the identity with its account and its
+ * `created` event, unless the id exists or an identity keeps it as merged
+ * into it; it answers the id it created, if any.
+ */
+function createStatement(
+  tenantId: string,
+  identityId: string,
+  fields: ClaimedFields,
+  account: ClaimedAccount | null,
+): Prisma.Sql {
+  // In the field table's order, as an import's event lists them.
+  const given = FIELD_NAMES.filter((f) => f in fields).map(
+    (f) => [f, fields[f as keyof ClaimedFields]] as const,
+  );
+  const columns = given.map(([field]) => Prisma.raw(IDENTITY_COLUMN[field]));
+  const values = given.map(
+    ([field, value]) =>
+      Prisma.sql`${value}::${Prisma.raw(SQL_TYPE_OF_KIND[IDENTITY_FIELDS[field].kind])}`,
+  );
+  return Prisma.sql`
+    WITH created AS (
+      INSERT INTO identity (${Prisma.join([Prisma.raw('tenant_id, identity_id'), ...columns])})
+      SELECT ${Prisma.join([Prisma.sql`${tenantId}, ${identityId}`, ...values])}
+       WHERE NOT EXISTS (
+         SELECT 1 FROM identity WHERE tenant_id = ${tenantId}
+            AND old_identity_ids <> '{}' AND old_identity_ids @> ARRAY[${identityId}]::text[])
+      ON CONFLICT (tenant_id, identity_id) DO NOTHING
+      RETURNING identity_id AS "identityId"
+    )${account ? insertAccount(tenantId, account) : Prisma.empty},
+    event AS (${appendEventsOf(
+      'created',
+      tenantId,
+      'created',
+      given.map(([f]) => f),
+    )})
+    SELECT "identityId" FROM created`;
 }
 
 /** A CTE inserting the account of the identity the `created` CTE made, unless its id or issued id is taken. */

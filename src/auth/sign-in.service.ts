@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { IdentityRecord } from '../identity/identity.record';
 import {
@@ -27,9 +28,11 @@ export class SignInService {
 
   /**
    * The caller `subject` is after creating it from `claims` (signed in at
-   * `at`), when `issuer` provisions identities and the subject can be an
-   * identityId; read from the primary, whoever of racing requests created
-   * it. Undefined otherwise.
+   * `at`), when `issuer` provisions identities; read from the primary,
+   * whoever of racing requests created it. Undefined otherwise. With
+   * identityMatch `identityId` the subject is the new identity's id (when it
+   * can be one); otherwise the identity gets a new id and carries the
+   * subject as the key its issuer matches (docs/api.md).
    */
   async provision(
     tenantId: string,
@@ -39,23 +42,38 @@ export class SignInService {
     accountId: string | null,
     at: Date | undefined,
   ): Promise<IdentityCaller | undefined> {
+    const match = issuer.identityMatch;
     if (
       issuer.provisioning !== 'jit' ||
-      issuer.identityMatch !== 'identityId' ||
-      !isProvisionableId(subject)
+      (match === 'identityId' && !isProvisionableId(subject))
     )
       return undefined;
+    const provider = issuer.accountProvider;
     const account =
-      issuer.accountProvider !== null && accountId !== null
-        ? accountFromClaims(claims, accountId, issuer.accountProvider)
-        : null;
-    await this.signIns.createIdentity(
-      tenantId,
-      subject,
-      { ...identityFromClaims(claims), ...(at && { lastLogin: at }) },
-      account,
-    );
-    return this.access.findIdentityCaller(tenantId, subject, accountId);
+      match === 'account' && provider !== null
+        ? {
+            ...accountFromClaims(claims, accountId ?? randomUUID(), provider),
+            issuedUserId: subject,
+          }
+        : provider !== null && accountId !== null
+          ? accountFromClaims(claims, accountId, provider)
+          : null;
+    const fields = {
+      ...identityFromClaims(claims),
+      ...(at && { lastLogin: at }),
+      ...(match === 'externalId' && { externalId: subject }),
+      ...(match === 'userName' && { userName: subject }),
+    };
+    await (match === 'identityId'
+      ? this.signIns.createIdentity(tenantId, subject, fields, account)
+      : this.signIns.createMatchedIdentity(
+          tenantId,
+          randomUUID(),
+          fields,
+          account,
+          { match, subject, provider },
+        ));
+    return this.access.findIdentityCaller(tenantId, subject, accountId, issuer);
   }
 
   /**

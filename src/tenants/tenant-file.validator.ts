@@ -126,17 +126,16 @@ class CrossChecks {
             `${at}.accountProvider`,
             'is only for provisioning "jit" or identityMatch "account"',
           );
-        if (i.provisioning === 'jit' && i.accountClaim === undefined)
+        // With match account the subject is the account's issued id.
+        if (
+          i.provisioning === 'jit' &&
+          match !== 'account' &&
+          i.accountClaim === undefined
+        )
           this.fail(`${at}.accountProvider`, 'needs an accountClaim');
       }
       if (match === 'account' && i.accountProvider === undefined)
         this.fail(`${at}.identityMatch`, '"account" needs an accountProvider');
-      // A just-in-time identity takes the claim's value as its identityId.
-      if (i.provisioning === 'jit' && match !== 'identityId')
-        this.fail(
-          `${at}.provisioning`,
-          '"jit" goes with identityMatch "identityId" only',
-        );
       return {
         issuer: i.issuer,
         position,
