@@ -48,6 +48,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes every route with its parameters, security and errors', () => {
+    const names = (op: any) =>
+      op.parameters.map((p: any) => `${p.in}:${p.name}`).sort();
     expect(Object.keys(document.paths).sort()).toStrictEqual([
       CURRENT,
       `${CURRENT}/accounts`,
@@ -56,11 +58,16 @@ describe('the OpenAPI document', () => {
       BY_ID,
       `${BY_ID}/accounts`,
       `${BY_ID}/friends`,
+      `${BY_ID}/friends/{friendId}`,
       `${BY_ID}/roles`,
       ...SCIM_PATHS,
     ]);
-    const names = (op: any) =>
-      op.parameters.map((p: any) => `${p.in}:${p.name}`).sort();
+    expect(
+      Object.keys(document.paths[`${BY_ID}/friends/{friendId}`]).sort(),
+    ).toStrictEqual(['delete', 'options', 'put']);
+    expect(
+      names(document.paths[`${BY_ID}/friends/{friendId}`].put),
+    ).toStrictEqual(['path:friendId', 'path:id', 'path:tenant']);
     expect(names(document.paths[CURRENT].get)).toStrictEqual([
       'header:If-None-Match',
       'path:tenant',

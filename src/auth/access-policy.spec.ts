@@ -45,3 +45,25 @@ describe('identityView', () => {
     expect(identityView(caller, target, 'identity-relations')).toBe(relations);
   });
 });
+
+describe('identityView for writing friendships', () => {
+  it.each([
+    ['self', access('me'), 'forbidden'],
+    ['admin', access('boss', true), 'forbidden'],
+    ['friend', access('pal'), 'forbidden'],
+    ['app with friends:write', app(['friends:write']), 'full'],
+    [
+      'app with every other scope',
+      app(['identities:read', 'identities:delete', 'scim:provision']),
+      'forbidden',
+    ],
+  ] as const)('%s: %s', (_who, caller, view) => {
+    expect(
+      identityView(
+        caller,
+        { identityId: 'me', isFriend: true },
+        'identity-friends-write',
+      ),
+    ).toBe(view);
+  });
+});

@@ -2,6 +2,7 @@ import { IdentityRule } from './access.decorator';
 import {
   Principal,
   SCOPE_DELETE,
+  SCOPE_FRIENDS_WRITE,
   SCOPE_PROVISION,
   SCOPE_READ,
 } from './principal';
@@ -20,17 +21,18 @@ export interface TargetFacts {
  * without the scope is refused outright (403); for everyone else an identity
  * they may not read looks exactly like one that does not exist. Only self,
  * admins and apps with `identities:delete` delete; a friend, who can see
- * the identity, is refused (403).
+ * the identity, is refused (403). Friendships are written by app tokens
+ * with friends:write alone (403 for access tokens, an admin's included).
  */
 export function identityView(
   caller: Principal,
   target: TargetFacts,
   rule: IdentityRule,
 ): View | 'forbidden' {
-  if (caller.kind === 'app') {
-    const scope = rule === 'identity-delete' ? SCOPE_DELETE : SCOPE_READ;
-    return caller.scopes.includes(scope) ? 'full' : 'forbidden';
-  }
+  if (caller.kind === 'app')
+    return caller.scopes.includes(scopeOf(rule)) ? 'full' : 'forbidden';
+  // Friendships are written by applications, not by the users themselves.
+  if (rule === 'identity-friends-write') return 'forbidden';
   if (caller.identityId === target.identityId || caller.isAdmin) return 'full';
   if (!target.isFriend) return 'none';
   return {
@@ -38,6 +40,16 @@ export function identityView(
     'identity-relations': 'none',
     'identity-delete': 'forbidden',
   }[rule] as View | 'forbidden';
+}
+
+/** The scope an app token needs for an identity route of `rule`. */
+export function scopeOf(rule: IdentityRule): string {
+  return {
+    identity: SCOPE_READ,
+    'identity-relations': SCOPE_READ,
+    'identity-delete': SCOPE_DELETE,
+    'identity-friends-write': SCOPE_FRIENDS_WRITE,
+  }[rule];
 }
 
 /**

@@ -8,19 +8,31 @@ import { SetMetadata } from '@nestjs/common';
  * - `identity`: GET `{id}`; friends see the public view.
  * - `identity-relations`: accounts, friends, roles of `{id}`.
  * - `identity-delete`: DELETE of `{id}`.
+ * - `identity-friends-write`: making and ending friendships of `{id}`;
+ *   app tokens with friends:write only.
  * - `scim`: the SCIM service provider; app tokens with scim:provision only.
  */
 export type AccessRule = 'public' | 'current' | 'scim' | IdentityRule;
 
 /** The rules of routes that name an identity in the path. */
 export type IdentityRule =
-  'identity' | 'identity-relations' | 'identity-delete';
+  | 'identity'
+  | 'identity-relations'
+  | 'identity-delete'
+  | 'identity-friends-write';
 
 export const IDENTITY_RULES: readonly string[] = [
   'identity',
   'identity-relations',
   'identity-delete',
+  'identity-friends-write',
 ];
+
+/** The rules of reads: only they follow a merge to the surviving identity. */
+export const READ_RULES: ReadonlySet<string> = new Set([
+  'identity',
+  'identity-relations',
+]);
 
 export const ACCESS_RULE = 'access-rule';
 export const Access = (rule: AccessRule) => SetMetadata(ACCESS_RULE, rule);

@@ -9,9 +9,10 @@ import {
   AccessRule,
   IDENTITY_RULES,
   IdentityRule,
+  READ_RULES,
 } from './access.decorator';
 import { isStorableText } from '../common/validation/field-rules';
-import { identityView, mayProvision } from './access-policy';
+import { identityView, mayProvision, scopeOf } from './access-policy';
 import { AccessRepository } from './access.repository';
 import { Principal } from './principal';
 
@@ -70,7 +71,7 @@ export class IdentityAccessGuard implements CanActivate {
     const survivor = facts.mergedInto;
     if (
       survivor &&
-      rule !== 'identity-delete' &&
+      READ_RULES.has(rule) &&
       this.view(caller, survivor.identityId, survivor.isFriend, rule) !== 'none'
     ) {
       throw new IdentityMoved(
@@ -97,11 +98,11 @@ export class IdentityAccessGuard implements CanActivate {
 }
 
 function forbiddenReason(caller: Principal, rule: IdentityRule): string {
-  if (caller.kind === 'access')
-    return 'Only the identity itself or an administrator may delete it.';
-  const scope =
-    rule === 'identity-delete' ? 'identities:delete' : 'identities:read';
-  return `This app token lacks the ${scope} scope.`;
+  if (caller.kind === 'app')
+    return `This app token lacks the ${scopeOf(rule)} scope.`;
+  return rule === 'identity-friends-write'
+    ? 'Friendships are written by an app token with the friends:write scope.'
+    : 'Only the identity itself or an administrator may delete it.';
 }
 
 /**

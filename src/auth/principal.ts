@@ -32,5 +32,13 @@ export const SCOPE_DELETE = 'identities:delete';
 /** Provisioning through SCIM: create, change and delete identities. */
 export const SCOPE_PROVISION = 'scim:provision';
 
+/** Making and ending friendships between identities of the tenant. */
+export const SCOPE_FRIENDS_WRITE = 'friends:write';
+
 /** Every scope a token may carry, in the order lists name them. */
-export const SCOPES = [SCOPE_READ, SCOPE_DELETE, SCOPE_PROVISION] as const;
+export const SCOPES = [
+  SCOPE_READ,
+  SCOPE_DELETE,
+  SCOPE_PROVISION,
+  SCOPE_FRIENDS_WRITE,
+] as const;

@@ -84,6 +84,16 @@ export class IdentityNotFound extends DomainError {
   }
 }
 
+/** Two identities that are not friends, when ending their friendship. */
+export class FriendshipNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'friendship-not-found';
+  readonly title = 'Friendship not found';
+  constructor(identityId: string, friendId: string) {
+    super(`"${identityId}" and "${friendId}" are not friends.`);
+  }
+}
+
 /** A SCIM Group (a role of the tenant) that does not exist. */
 export class GroupNotFound extends DomainError {
   readonly status = 404;

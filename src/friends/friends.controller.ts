@@ -1,15 +1,53 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiNoContentResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { Caller, Target } from '../auth/caller.decorator';
 import type { AccessCaller, Principal } from '../auth/principal';
-import { ApiList } from '../common/http/api-docs';
+import {
+  ApiIdentityId,
+  ApiIdentityRoute,
+  ApiList,
+} from '../common/http/api-docs';
+import { headers, RATE_LIMIT } from '../common/http/api-headers';
+import {
+  IDENTITY_ID,
+  IDENTITY_ID_MAX_LENGTH,
+} from '../common/validation/field-rules';
 import { answerCollection } from '../common/http/collection';
 import { API_PREFIX } from '../common/http/route-table';
 import { pageOf, PageQuery } from '../common/pagination';
 import { FriendResponse } from './friends.dto';
 import { FRIENDS_ORDER, FriendsService } from './friends.service';
+
+const FRIEND_ID_DOC = () =>
+  ApiParam({
+    name: 'friendId',
+    description: 'the identityId of the other identity',
+    schema: {
+      type: 'string',
+      pattern: IDENTITY_ID.source,
+      maxLength: IDENTITY_ID_MAX_LENGTH,
+      example: 'carol',
+    },
+  });
+const WRITERS =
+  'App tokens with friends:write only (403 for any other token, an admin’s access token included). Friendship is mutual: both identities’ lists change, each with an updated event naming friends. A merged-away id is 404: only reads follow a merge.';
 
 @ApiTags('friends')
 @Controller(API_PREFIX)
@@ -53,6 +91,53 @@ export class FriendsController {
       req,
       res,
       await this.friends.listFriends(caller.tenantId, target.identityId, page),
+    );
+  }
+  @Put(':id/friends/:friendId')
+  @Access('identity-friends-write')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Make two identities friends',
+    description: `Idempotent: 204 whether or not they were friends already. 400 for the identity itself, 404 when either is no identity of the tenant. ${WRITERS}`,
+  })
+  @ApiIdentityRoute(404, 415)
+  @ApiIdentityId()
+  @FRIEND_ID_DOC()
+  @ApiNoContentResponse({
+    description: 'they are friends',
+    headers: headers(...RATE_LIMIT),
+  })
+  addFriend(
+    @Caller() caller: Principal,
+    @Target() target: { identityId: string },
+    @Param('friendId') friendId: string,
+  ): Promise<void> {
+    return this.friends.addFriend(caller.tenantId, target.identityId, friendId);
+  }
+
+  @Delete(':id/friends/:friendId')
+  @Access('identity-friends-write')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'End the friendship of two identities',
+    description: `404 when they are not friends. ${WRITERS}`,
+  })
+  @ApiIdentityRoute(404)
+  @ApiIdentityId()
+  @FRIEND_ID_DOC()
+  @ApiNoContentResponse({
+    description: 'they are friends no longer',
+    headers: headers(...RATE_LIMIT),
+  })
+  removeFriend(
+    @Caller() caller: Principal,
+    @Target() target: { identityId: string },
+    @Param('friendId') friendId: string,
+  ): Promise<void> {
+    return this.friends.removeFriend(
+      caller.tenantId,
+      target.identityId,
+      friendId,
     );
   }
 }

@@ -4,6 +4,7 @@ import { Prisma } from '../generated/prisma/client';
 import { IDENTITY_FIELDS } from '../identity/identity-fields';
 import { FRIEND_FIELDS, FriendField } from './friends.dto';
 import { Collection, Page } from '../common/pagination';
+import { appendEventsOf } from '../events/events.repository';
 
 /** A page of friends as PostgreSQL serialized it: a JSON array. */
 export type FriendsPage = Collection<string>;
@@ -82,5 +83,60 @@ export class FriendsRepository {
       items,
       next: { limit, after: [found.lastName ?? '', found.lastId] },
     };
+  }
+  /**
+   * Makes the two identities friends (both directions, as the import
+   * format stores them), with an `updated` event naming `friends` for each
+   * identity whose list changed, in one statement. Undefined when `friendId`
+   * is no identity of the tenant; otherwise whether they were not friends
+   * before.
+   */
+  async addFriendship(
+    tenantId: string,
+    identityId: string,
+    friendId: string,
+  ): Promise<boolean | undefined> {
+    this.database.readFromPrimary();
+    const [row] = await this.database.query<{
+      added: number;
+      friendExists: boolean;
+    }>(Prisma.sql`
+      WITH friend AS (
+        SELECT identity_id FROM identity
+         WHERE tenant_id = ${tenantId} AND identity_id = ${friendId}
+      ), added AS (
+        INSERT INTO friendship (tenant_id, identity_id, friend_id)
+        SELECT ${tenantId}, pair.a, pair.b
+          FROM (VALUES (${identityId}, ${friendId}), (${friendId}, ${identityId})) AS pair (a, b)
+         WHERE EXISTS (SELECT 1 FROM friend)
+        ON CONFLICT DO NOTHING
+        RETURNING identity_id AS "identityId"
+      ), event AS (${appendEventsOf('added', tenantId, 'updated', ['friends'])})
+      SELECT (SELECT count(*)::int FROM added) AS added,
+             EXISTS (SELECT 1 FROM friend) AS "friendExists"`);
+    return row.friendExists ? row.added > 0 : undefined;
+  }
+
+  /**
+   * Ends the friendship of the two identities (both directions), with an
+   * `updated` event naming `friends` for each, in one statement; whether
+   * they were friends.
+   */
+  async removeFriendship(
+    tenantId: string,
+    identityId: string,
+    friendId: string,
+  ): Promise<boolean> {
+    this.database.readFromPrimary();
+    const [row] = await this.database.query<{ removed: number }>(Prisma.sql`
+      WITH removed AS (
+        DELETE FROM friendship
+         WHERE tenant_id = ${tenantId}
+           AND ((identity_id = ${identityId} AND friend_id = ${friendId})
+             OR (identity_id = ${friendId} AND friend_id = ${identityId}))
+        RETURNING identity_id AS "identityId"
+      ), event AS (${appendEventsOf('removed', tenantId, 'updated', ['friends'])})
+      SELECT count(*)::int AS removed FROM removed`);
+    return row.removed > 0;
   }
 }

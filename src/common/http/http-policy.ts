@@ -52,13 +52,19 @@ export function httpPolicy(routes: RouteTable) {
   };
 }
 
-/** 415 for a request body to an API route that is not JSON, before it is parsed. */
+/**
+ * 415 for a request body to an API route that is not JSON, before it is
+ * parsed. A request without a body, or with an empty one (a PUT of a
+ * friendship, say), has no media type to refuse: the route decides whether
+ * it needs one.
+ */
 export function requireJsonBody(
   req: Request,
   _res: Response,
   next: NextFunction,
 ) {
   if (!requestState(req).limited || !WITH_BODY.has(req.method)) return next();
+  if (isEmpty(req)) return next();
   if (!SCIM_PATH.test(req.path))
     return next(
       req.is('application/json') ? undefined : new UnsupportedMediaType(),
@@ -66,4 +72,12 @@ export function requireJsonBody(
   if (!req.is(SCIM_MEDIA_TYPES))
     return next(new UnsupportedMediaType(SCIM_MEDIA_TYPES.join(' or ')));
   next();
+}
+
+/** A request that carries no content: no Content-Length or 0, and not chunked. */
+function isEmpty(req: Request): boolean {
+  return (
+    req.headers['transfer-encoding'] === undefined &&
+    (req.headers['content-length'] ?? '0') === '0'
+  );
 }
