@@ -53,10 +53,12 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.paths).sort()).toStrictEqual([
       CURRENT,
       `${CURRENT}/accounts`,
+      `${CURRENT}/accounts/{accountId}`,
       `${CURRENT}/friends`,
       `${CURRENT}/roles`,
       BY_ID,
       `${BY_ID}/accounts`,
+      `${BY_ID}/accounts/{accountId}`,
       `${BY_ID}/friends`,
       `${BY_ID}/friends/{friendId}`,
       `${BY_ID}/roles`,
@@ -68,6 +70,14 @@ describe('the OpenAPI document', () => {
     expect(
       names(document.paths[`${BY_ID}/friends/{friendId}`].put),
     ).toStrictEqual(['path:friendId', 'path:id', 'path:tenant']);
+    expect(
+      Object.keys(document.paths[`${BY_ID}/accounts`]).sort(),
+    ).toStrictEqual(['get', 'options', 'post']);
+    expect(
+      document.paths[`${BY_ID}/accounts`].post.requestBody.content[
+        'application/json'
+      ].schema.required,
+    ).toStrictEqual(['accountProviderId', 'issuedUserId']);
     expect(names(document.paths[CURRENT].get)).toStrictEqual([
       'header:If-None-Match',
       'path:tenant',

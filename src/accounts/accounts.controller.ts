@@ -1,5 +1,23 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Req,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { answerCollection } from '../common/http/collection';
 import {
@@ -13,9 +31,54 @@ import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { Access } from '../auth/access.decorator';
 import { Caller, Target } from '../auth/caller.decorator';
 import type { AccessCaller, Principal } from '../auth/principal';
-import { AccountProviderResponse } from './accounts.dto';
+import { AccountProviderResponse, AccountResponse } from './accounts.dto';
+import { AccountEntryPipe } from './account-entry.pipe';
+import type { NewAccount } from './accounts.repository';
+import { PROVIDER_ID, STORABLE_TEXT } from '../common/validation/field-rules';
+import { MAX_TEXT } from '../identity/identity-update.rules';
 import { AccountsService } from './accounts.service';
 import { API_PREFIX } from '../common/http/route-table';
+
+const TEXT = {
+  type: 'string',
+  pattern: STORABLE_TEXT.source,
+  maxLength: MAX_TEXT,
+} as const;
+/** An account entry of the import format (docs/import-format.md). */
+const NEW_ACCOUNT = {
+  type: 'object',
+  required: ['accountProviderId', 'issuedUserId'],
+  additionalProperties: false,
+  properties: {
+    accountId: {
+      ...TEXT,
+      minLength: 1,
+      description: 'unique in the tenant; a new UUID when left out',
+    },
+    accountProviderId: {
+      ...TEXT,
+      description: 'one of the tenant’s providers',
+    },
+    issuedUserId: {
+      ...TEXT,
+      minLength: 1,
+      description: 'the user’s id at the provider (its subject)',
+    },
+    accountPrivatePersonalIdentifier: TEXT,
+    displayName: TEXT,
+    emailAddress: { type: 'string', format: 'email', maxLength: MAX_TEXT },
+    accountProfileUrl: { type: 'string', format: 'uri', maxLength: MAX_TEXT },
+    pictureUrl: { type: 'string', format: 'uri', maxLength: MAX_TEXT },
+  },
+};
+const ACCOUNT_ID = () =>
+  ApiParam({
+    name: 'accountId',
+    description: 'the accountId',
+    schema: TEXT,
+  });
+const WRITERS =
+  'App tokens with accounts:write only (403 for any other token, an admin’s access token included). An updated event naming accounts goes to the change log. A merged-away id is 404: only reads follow a merge.';
 
 @ApiTags('accounts')
 @Controller(API_PREFIX)
@@ -74,5 +137,82 @@ export class AccountsController {
       target.identityId,
     );
     return answerCollection(req, res, { items: accounts });
+  }
+  @Post(':id/accounts')
+  @Access('identity-accounts-write')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Record an account of an identity',
+    description: `For an application that ran the provider's sign-in itself. 409 account-in-use when the provider's account is recorded already (for any identity), limit-reached when the provider allows one account per identity and it has one, account-id-taken for a taken accountId; 400 for a provider the tenant does not have. ${WRITERS}`,
+  })
+  @ApiIdentityRoute(404, 409, 413, 415)
+  @ApiIdentityId()
+  @ApiBody({ schema: NEW_ACCOUNT })
+  @ApiCreatedResponse({
+    description: 'the account, as the accounts list shows it',
+    type: AccountResponse,
+    headers: headers(...RATE_LIMIT),
+  })
+  addAccount(
+    @Caller() caller: Principal,
+    @Target() target: { identityId: string },
+    @Body(AccountEntryPipe) account: NewAccount,
+  ): Promise<AccountResponse> {
+    return this.accounts.addAccount(
+      caller.tenantId,
+      target.identityId,
+      account,
+    );
+  }
+
+  @Delete(':id/accounts/:accountId')
+  @Access('identity-accounts-write')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Remove an account of an identity',
+    description: `The tokens issued for the account go with it. 404 when the identity has no such account. ${WRITERS}`,
+  })
+  @ApiIdentityRoute(404)
+  @ApiIdentityId()
+  @ACCOUNT_ID()
+  @ApiNoContentResponse({
+    description: 'removed',
+    headers: headers(...RATE_LIMIT),
+  })
+  removeAccount(
+    @Caller() caller: Principal,
+    @Target() target: { identityId: string },
+    @Param('accountId') accountId: string,
+  ): Promise<void> {
+    return this.accounts.removeAccount(
+      caller.tenantId,
+      target.identityId,
+      accountId,
+    );
+  }
+
+  @Delete('accounts/:accountId')
+  @Access('current')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Unlink one of the caller’s accounts',
+    description: `The tokens issued for the account go with it. 409 current-account for the account the calling token was issued for (isCurrent), 404 when the caller has no such account. ${WHO.current}`,
+  })
+  @ApiIdentityRoute(404, 409)
+  @ACCOUNT_ID()
+  @ApiNoContentResponse({
+    description: 'unlinked',
+    headers: headers(...RATE_LIMIT),
+  })
+  unlinkAccount(
+    @Caller() caller: AccessCaller,
+    @Param('accountId') accountId: string,
+  ): Promise<void> {
+    return this.accounts.removeAccount(
+      caller.tenantId,
+      caller.identityId,
+      accountId,
+      caller.accountId,
+    );
   }
 }

@@ -1,12 +1,101 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
-import { AccountProviderResponse } from './accounts.dto';
+import { AccountProviderResponse, AccountResponse } from './accounts.dto';
 import { toAccountProviders } from './accounts.mapper';
-import { AccountsRepository } from './accounts.repository';
+import {
+  AccountConflict,
+  AccountNotFound,
+  IdentityNotFound,
+  InvalidRequest,
+} from '../common/errors';
+import { isStorableText } from '../common/validation/field-rules';
+import { AccountsRepository, NewAccount } from './accounts.repository';
 
 @Injectable()
 export class AccountsService {
   constructor(private readonly accounts: AccountsRepository) {}
+
+  /**
+   * Records an account of the identity (docs/api.md, recording accounts)
+   * and answers it as the accounts list shows it.
+   */
+  async addAccount(
+    tenantId: string,
+    identityId: string,
+    account: NewAccount,
+  ): Promise<AccountResponse> {
+    const outcome = await this.accounts.addAccount(
+      tenantId,
+      identityId,
+      account,
+    );
+    const { accountId, accountProviderId: provider, issuedUserId } = account;
+    switch (outcome) {
+      case 'no-identity':
+        throw new IdentityNotFound(identityId);
+      case 'no-provider':
+        throw new InvalidRequest(
+          `accountProviderId: no account provider "${provider}" in this tenant.`,
+          [
+            {
+              field: 'accountProviderId',
+              message: 'is no provider of the tenant',
+            },
+          ],
+        );
+      case 'account-in-use':
+        throw new AccountConflict(
+          'account-in-use',
+          `The account "${issuedUserId}" of provider "${provider}" is another identity's, or this one's already.`,
+        );
+      case 'account-id-taken':
+        throw new AccountConflict(
+          'account-id-taken',
+          `The accountId "${accountId}" is taken in this tenant.`,
+        );
+      case 'limit-reached':
+        throw new AccountConflict(
+          'limit-reached',
+          `Provider "${provider}" allows one account per identity, and "${identityId}" has one.`,
+        );
+    }
+    const recorded: AccountResponse = {
+      accountId,
+      issuedUserId,
+      isCurrent: false,
+    };
+    for (const key of [
+      'accountPrivatePersonalIdentifier',
+      'accountProfileUrl',
+      'displayName',
+      'emailAddress',
+      'pictureUrl',
+    ] as const)
+      if (account[key] !== null) recorded[key] = account[key];
+    return recorded;
+  }
+
+  /**
+   * Removes an account of the identity; 404 when it has no such account,
+   * 409 for the account the calling token was issued for.
+   */
+  async removeAccount(
+    tenantId: string,
+    identityId: string,
+    accountId: string,
+    currentAccountId: string | null = null,
+  ): Promise<void> {
+    if (accountId === currentAccountId)
+      throw new AccountConflict(
+        'current-account',
+        'This token was issued for that account: sign in with another one to remove it.',
+      );
+    if (
+      !isStorableText(accountId) ||
+      !(await this.accounts.removeAccount(tenantId, identityId, accountId))
+    )
+      throw new AccountNotFound(identityId, accountId);
+  }
 
   async listAccounts(
     caller: Principal,

@@ -46,7 +46,7 @@ describe('identityView', () => {
   });
 });
 
-describe('identityView for writing friendships', () => {
+describe('identityView for writing accounts and friendships', () => {
   it.each([
     ['self', access('me'), 'forbidden'],
     ['admin', access('boss', true), 'forbidden'],
@@ -57,12 +57,28 @@ describe('identityView for writing friendships', () => {
       app(['identities:read', 'identities:delete', 'scim:provision']),
       'forbidden',
     ],
+    ['app with accounts:write', app(['accounts:write']), 'forbidden'],
   ] as const)('%s: %s', (_who, caller, view) => {
     expect(
       identityView(
         caller,
         { identityId: 'me', isFriend: true },
         'identity-friends-write',
+      ),
+    ).toBe(view);
+  });
+
+  it.each([
+    ['self', access('me'), 'forbidden'],
+    ['admin', access('boss', true), 'forbidden'],
+    ['app with accounts:write', app(['accounts:write']), 'full'],
+    ['app with friends:write', app(['friends:write']), 'forbidden'],
+  ] as const)('accounts, %s: %s', (_who, caller, view) => {
+    expect(
+      identityView(
+        caller,
+        { identityId: 'me', isFriend: false },
+        'identity-accounts-write',
       ),
     ).toBe(view);
   });

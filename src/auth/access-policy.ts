@@ -1,6 +1,7 @@
 import { IdentityRule } from './access.decorator';
 import {
   Principal,
+  SCOPE_ACCOUNTS_WRITE,
   SCOPE_DELETE,
   SCOPE_FRIENDS_WRITE,
   SCOPE_PROVISION,
@@ -21,8 +22,9 @@ export interface TargetFacts {
  * without the scope is refused outright (403); for everyone else an identity
  * they may not read looks exactly like one that does not exist. Only self,
  * admins and apps with `identities:delete` delete; a friend, who can see
- * the identity, is refused (403). Friendships are written by app tokens
- * with friends:write alone (403 for access tokens, an admin's included).
+ * the identity, is refused (403). Accounts and friendships of `{id}` are
+ * written by app tokens with accounts:write or friends:write alone (403 for
+ * access tokens, an admin's included).
  */
 export function identityView(
   caller: Principal,
@@ -31,8 +33,10 @@ export function identityView(
 ): View | 'forbidden' {
   if (caller.kind === 'app')
     return caller.scopes.includes(scopeOf(rule)) ? 'full' : 'forbidden';
-  // Friendships are written by applications, not by the users themselves.
-  if (rule === 'identity-friends-write') return 'forbidden';
+  // Accounts and friendships are recorded by applications, not by the
+  // users themselves through these routes.
+  if (rule === 'identity-accounts-write' || rule === 'identity-friends-write')
+    return 'forbidden';
   if (caller.identityId === target.identityId || caller.isAdmin) return 'full';
   if (!target.isFriend) return 'none';
   return {
@@ -48,6 +52,7 @@ export function scopeOf(rule: IdentityRule): string {
     identity: SCOPE_READ,
     'identity-relations': SCOPE_READ,
     'identity-delete': SCOPE_DELETE,
+    'identity-accounts-write': SCOPE_ACCOUNTS_WRITE,
     'identity-friends-write': SCOPE_FRIENDS_WRITE,
   }[rule];
 }

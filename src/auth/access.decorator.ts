@@ -8,6 +8,8 @@ import { SetMetadata } from '@nestjs/common';
  * - `identity`: GET `{id}`; friends see the public view.
  * - `identity-relations`: accounts, friends, roles of `{id}`.
  * - `identity-delete`: DELETE of `{id}`.
+ * - `identity-accounts-write`: recording and removing accounts of `{id}`;
+ *   app tokens with accounts:write only.
  * - `identity-friends-write`: making and ending friendships of `{id}`;
  *   app tokens with friends:write only.
  * - `scim`: the SCIM service provider; app tokens with scim:provision only.
@@ -19,12 +21,14 @@ export type IdentityRule =
   | 'identity'
   | 'identity-relations'
   | 'identity-delete'
+  | 'identity-accounts-write'
   | 'identity-friends-write';
 
 export const IDENTITY_RULES: readonly string[] = [
   'identity',
   'identity-relations',
   'identity-delete',
+  'identity-accounts-write',
   'identity-friends-write',
 ];
 

@@ -100,6 +100,8 @@ export class IdentityAccessGuard implements CanActivate {
 function forbiddenReason(caller: Principal, rule: IdentityRule): string {
   if (caller.kind === 'app')
     return `This app token lacks the ${scopeOf(rule)} scope.`;
+  if (rule === 'identity-accounts-write')
+    return 'Accounts of an identity are recorded by an app token with the accounts:write scope.';
   return rule === 'identity-friends-write'
     ? 'Friendships are written by an app token with the friends:write scope.'
     : 'Only the identity itself or an administrator may delete it.';

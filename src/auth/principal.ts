@@ -32,6 +32,8 @@ export const SCOPE_DELETE = 'identities:delete';
 /** Provisioning through SCIM: create, change and delete identities. */
 export const SCOPE_PROVISION = 'scim:provision';
 
+/** Recording and removing the accounts of identities of the tenant. */
+export const SCOPE_ACCOUNTS_WRITE = 'accounts:write';
 /** Making and ending friendships between identities of the tenant. */
 export const SCOPE_FRIENDS_WRITE = 'friends:write';
 
@@ -40,5 +42,6 @@ export const SCOPES = [
   SCOPE_READ,
   SCOPE_DELETE,
   SCOPE_PROVISION,
+  SCOPE_ACCOUNTS_WRITE,
   SCOPE_FRIENDS_WRITE,
 ] as const;

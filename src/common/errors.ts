@@ -84,6 +84,32 @@ export class IdentityNotFound extends DomainError {
   }
 }
 
+/** An account that the identity does not have. */
+export class AccountNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'account-not-found';
+  readonly title = 'Account not found';
+  constructor(identityId: string, accountId: string) {
+    super(`Identity "${identityId}" has no account "${accountId}".`);
+  }
+}
+
+/** An account that cannot be recorded or removed as asked (docs/api.md, accounts). */
+export class AccountConflict extends DomainError {
+  readonly status = 409;
+  readonly title = 'Account conflict';
+  constructor(
+    readonly slug:
+      | 'account-in-use'
+      | 'limit-reached'
+      | 'account-id-taken'
+      | 'current-account',
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
 /** Two identities that are not friends, when ending their friendship. */
 export class FriendshipNotFound extends DomainError {
   readonly status = 404;

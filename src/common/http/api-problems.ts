@@ -1,10 +1,13 @@
 import type { HeadersObject, ResponseObject } from '@nestjs/swagger';
 import {
+  AccountConflict,
+  AccountNotFound,
   AuthenticationRequired,
   Conflict,
   DatabaseUnavailable,
   QueryTimedOut,
   Forbidden,
+  FriendshipNotFound,
   IdentityNotFound,
   InvalidRequest,
   IssuerUnavailable,
@@ -84,11 +87,20 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
     },
   },
   404: {
-    description: 'no such identity, or one the caller may not see',
+    description:
+      'no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship',
     examples: {
       'identity-not-found': domainProblem(
         new IdentityNotFound('nobody'),
         `${AT}/nobody`,
+      ),
+      'account-not-found': domainProblem(
+        new AccountNotFound('alice', 'gh-1'),
+        `${AT}/alice/accounts/gh-1`,
+      ),
+      'friendship-not-found': domainProblem(
+        new FriendshipNotFound('alice', 'carol'),
+        `${AT}/alice/friends/carol`,
       ),
     },
   },
@@ -109,11 +121,19 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
     beforeRouting: true,
   },
   409: {
-    description: 'the userName is taken (compared case-insensitively)',
+    description:
+      'the userName is taken (compared case-insensitively); or an account that cannot be recorded or removed: one of the provider already recorded for another identity, a second one where the provider allows one, a taken accountId, the account the token was issued for',
     examples: {
       conflict: domainProblem(
         new Conflict('The userName "alice" is taken in this tenant.'),
         AT,
+      ),
+      'account-in-use': domainProblem(
+        new AccountConflict(
+          'account-in-use',
+          'The account "12345" of provider "github" is another identity\'s.',
+        ),
+        `${AT}/alice/accounts`,
       ),
     },
   },
