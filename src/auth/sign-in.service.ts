@@ -50,9 +50,11 @@ export class SignInService {
       return undefined;
     const provider = issuer.accountProvider;
     const account =
+      // With match account the subject names the account; its id is new,
+      // so that no claimed id can collide with another account's.
       match === 'account' && provider !== null
         ? {
-            ...accountFromClaims(claims, accountId ?? randomUUID(), provider),
+            ...accountFromClaims(claims, randomUUID(), provider),
             issuedUserId: subject,
           }
         : provider !== null && accountId !== null
