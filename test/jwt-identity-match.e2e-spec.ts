@@ -20,6 +20,12 @@ const tenant = (idp: LocalIssuer, id: string, issuer: object) => ({
   ],
   identities: [
     {
+      identityId: 'eve',
+      emailAddress: 'Eve@Example.org',
+      emailAddressVerified: true,
+    },
+    { identityId: 'mal', emailAddress: 'mal@example.org' },
+    {
       identityId: 'dana',
       userName: 'Dana.Scully',
       accounts: [
@@ -70,6 +76,15 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
       }),
       tenant(idp, 'jit-username', {
         identityMatch: 'userName',
+        provisioning: 'jit',
+      }),
+      tenant(idp, 'by-email', {
+        identityMatch: 'verifiedEmail',
+        identityClaim: 'email',
+      }),
+      tenant(idp, 'jit-email', {
+        identityMatch: 'verifiedEmail',
+        identityClaim: 'email',
         provisioning: 'jit',
       }),
     ]);
@@ -183,7 +198,7 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
     [
       { identityMatch: 'email' },
       'identityMatch',
-      'must be one of identityId, externalId, userName, account',
+      'must be one of identityId, externalId, userName, account, verifiedEmail',
     ],
     [
       { identityMatch: 'account' },
@@ -273,5 +288,55 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
     expect((await me('jit-username', 'DANA.SCULLY')).body.identityId).toBe(
       'dana',
     );
+  });
+  const asEmail = async (realm: string, email: string, verified: unknown) =>
+    t
+      .as(
+        await idp.sign(
+          { sub: 'idp-subject', email, email_verified: verified },
+          { realm },
+        ),
+      )
+      .get(`/${realm}/api/identity/v1`);
+
+  it('verifiedEmail: an address the token and the identity both hold verified, in any case', async () => {
+    const res = await asEmail('by-email', 'eve@EXAMPLE.org', true);
+    expect([res.status, res.body.identityId]).toStrictEqual([200, 'eve']);
+    // Not verified by the token (false, a string, absent): 401.
+    for (const verified of [false, 'true', undefined])
+      expect([
+        verified,
+        (await asEmail('by-email', 'eve@example.org', verified)).status,
+      ]).toStrictEqual([verified, 401]);
+    // Not verified on the identity: it names no one.
+    expect((await asEmail('by-email', 'mal@example.org', true)).status).toBe(
+      401,
+    );
+  });
+
+  it('verifiedEmail with jit: creates an identity holding the address verified, once', async () => {
+    const first = await asEmail('jit-email', 'Zed@Example.org', true);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      identityId: expect.stringMatching(UUID),
+      emailAddress: 'Zed@Example.org',
+      emailAddresses: ['Zed@Example.org'],
+      emailAddressVerified: true,
+    });
+    expect(
+      (await asEmail('jit-email', 'zed@example.org', true)).body.identityId,
+    ).toBe(first.body.identityId);
+    expect(
+      (await asEmail('jit-email', 'eve@example.org', true)).body.identityId,
+    ).toBe('eve');
+    // Unverified by the token: neither found nor created.
+    expect((await asEmail('jit-email', 'new@example.org', false)).status).toBe(
+      401,
+    );
+    expect(
+      await t.database.prisma.identity.count({
+        where: { tenantId: 'jit-email', emailAddress: 'new@example.org' },
+      }),
+    ).toBe(0);
   });
 });

@@ -53,6 +53,12 @@ const EXPRESSION_INDEXES: Fact[] = [
     value: "gin WHERE old_identity_ids <> '{}'::text[]",
     origin: 'identity_old_identity_ids_idx',
   },
+  {
+    subject: 'index on identity(tenant_id, lower(email_address))',
+    table: 'identity',
+    value: 'btree',
+    origin: 'identity_tenant_id_lower_email_address_idx',
+  },
 ];
 
 /**

@@ -152,8 +152,9 @@ export class AccessRepository {
 
   /**
    * The identity a JWT names, with its admin status, in one query: the one
-   * whose `match` key is `subject` (docs/api.md, identityMatch). An
-   * externalId that two identities share names neither. With `account`, the
+   * whose `match` key is `subject` (docs/api.md, identityMatch). A key
+   * that two identities share (an externalId, a verified address) names
+   * neither. With `account`, the
    * account whose issuedUserId is the subject at `accountProvider` is the
    * one signed in with; otherwise `accountId`, when it is the identity's.
    */
@@ -167,6 +168,8 @@ export class AccessRepository {
       identityId: Prisma.sql`i.identity_id = ${subject}`,
       externalId: Prisma.sql`i.external_id = ${subject}`,
       userName: Prisma.sql`lower(i.user_name) = lower(${subject})`,
+      verifiedEmail: Prisma.sql`lower(i.email_address) = lower(${subject})
+        AND i.email_address_verified`,
       account: Prisma.sql`i.identity_id = (
         SELECT a.identity_id FROM account a
          WHERE a.tenant_id = ${tenantId} AND a.account_provider_id = ${match.accountProvider}

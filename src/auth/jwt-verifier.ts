@@ -130,6 +130,12 @@ export class JwtVerifier {
         scopes: scopesOf(payload[issuer.scopeClaim] ?? payload.scp),
       };
     }
+    // An address names an identity only as verified by the issuer.
+    if (
+      issuer.identityMatch === 'verifiedEmail' &&
+      payload.email_verified !== true
+    )
+      throw rejected;
     const accountId =
       (issuer.accountClaim && claimedId(payload[issuer.accountClaim])) || null;
     const at = signInTime(payload, Date.now(), CLOCK_TOLERANCE_S * 1000);

@@ -57,6 +57,10 @@ const email = (value: unknown) => {
   return address !== undefined && isEmail(address) ? address : undefined;
 };
 
+/** Whether a claim's value is an e-mail address an identity can hold. */
+export const isClaimedEmail = (value: unknown): boolean =>
+  email(value) !== undefined;
+
 const phone = (value: unknown) => {
   const number = text(value);
   if (number === undefined || !PHONE.test(number)) return undefined;

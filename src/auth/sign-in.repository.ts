@@ -82,12 +82,18 @@ export class SignInRepository {
   ): Promise<boolean> {
     this.database.readFromPrimary();
     const { match, subject, provider } = key;
-    const normalized = match === 'userName' ? subject.toLowerCase() : subject;
+    const normalized =
+      match === 'userName' || match === 'verifiedEmail'
+        ? subject.toLowerCase()
+        : subject;
     const taken = {
       externalId: Prisma.sql`SELECT 1 FROM identity
          WHERE tenant_id = ${tenantId} AND external_id = ${subject}`,
       userName: Prisma.sql`SELECT 1 FROM identity
          WHERE tenant_id = ${tenantId} AND lower(user_name) = lower(${subject})`,
+      verifiedEmail: Prisma.sql`SELECT 1 FROM identity
+         WHERE tenant_id = ${tenantId} AND lower(email_address) = lower(${subject})
+           AND email_address_verified`,
       account: Prisma.sql`SELECT 1 FROM account
          WHERE tenant_id = ${tenantId} AND account_provider_id = ${provider}
            AND issued_user_id = ${subject}`,

@@ -10,6 +10,7 @@ import {
 import {
   accountFromClaims,
   identityFromClaims,
+  isClaimedEmail,
   isProvisionableId,
 } from './sign-in-claims';
 import { SignInRepository } from './sign-in.repository';
@@ -45,7 +46,8 @@ export class SignInService {
     const match = issuer.identityMatch;
     if (
       issuer.provisioning !== 'jit' ||
-      (match === 'identityId' && !isProvisionableId(subject))
+      (match === 'identityId' && !isProvisionableId(subject)) ||
+      (match === 'verifiedEmail' && !isClaimedEmail(subject))
     )
       return undefined;
     const provider = issuer.accountProvider;
@@ -65,6 +67,11 @@ export class SignInService {
       ...(at && { lastLogin: at }),
       ...(match === 'externalId' && { externalId: subject }),
       ...(match === 'userName' && { userName: subject }),
+      ...(match === 'verifiedEmail' && {
+        emailAddress: subject,
+        emailAddresses: [subject],
+        emailAddressVerified: true,
+      }),
     };
     await (match === 'identityId'
       ? this.signIns.createIdentity(tenantId, subject, fields, account)

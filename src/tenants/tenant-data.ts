@@ -47,13 +47,15 @@ export interface TokenRow {
 /**
  * Which key of an identity a token issuer's identity claim carries: its
  * identityId, the externalId a directory gave it, its userName (in any
- * case), or the issuedUserId of its account at the issuer's provider.
+ * case), the issuedUserId of its account at the issuer's provider, or its
+ * e-mail address when both the token and the identity hold it verified.
  */
 export const IDENTITY_MATCHES = [
   'identityId',
   'externalId',
   'userName',
   'account',
+  'verifiedEmail',
 ] as const;
 export type IdentityMatch = (typeof IDENTITY_MATCHES)[number];
 
