@@ -56,7 +56,9 @@ const NEW_ACCOUNT = {
       description: 'unique in the tenant; a new UUID when left out',
     },
     accountProviderId: {
-      ...TEXT,
+      type: 'string',
+      pattern: PROVIDER_ID.source,
+      maxLength: 64,
       description: 'one of the tenant’s providers',
     },
     issuedUserId: {
