@@ -5,6 +5,7 @@ import { IdentityAccessGuard } from './auth/identity-access.guard';
 import { RouteTable } from './common/http/route-table';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
+import { AdminModule } from './admin/admin.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -34,6 +35,7 @@ export class AppModule {
         RolesModule,
         IdentityModule,
         ScimModule,
+        AdminModule,
         ...(config.databaseReplicaUrls.length ? [ReadRoutingModule] : []),
       ],
       providers: [

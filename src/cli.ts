@@ -157,7 +157,7 @@ async function run(
         throw new UsageError(
           '--ttl takes a number and a unit: 90s, 15m, 1h, 7d.',
         );
-      const secret = await tokens.createToken({
+      const { secret } = await tokens.createToken({
         tenantId: need(opts.tenant, '--tenant'),
         identityId: opts.identity as string | undefined,
         accountId: opts.account as string | undefined,

@@ -258,7 +258,7 @@ describe('command line', () => {
           ),
         ).toMatchObject({
           code: 1,
-          err: 'Unknown scope everything; known: identities:read, identities:delete, scim:provision, accounts:write, friends:write.\n',
+          err: 'Unknown scope everything; known: identities:read, identities:delete, scim:provision, accounts:write, friends:write, tenant:admin.\n',
         });
         expect(
           cli(

@@ -391,7 +391,7 @@ describe('tenant import and export', () => {
     [
       'an unknown scope',
       (f: any) => (f.tokens[5].scopes = ['identities:write']),
-      'tokens[5].scopes: each item must be one of identities:read, identities:delete, scim:provision, accounts:write, friends:write',
+      'tokens[5].scopes: each item must be one of identities:read, identities:delete, scim:provision, accounts:write, friends:write, tenant:admin',
     ],
     [
       'a bad expiry',

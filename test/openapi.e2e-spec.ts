@@ -9,6 +9,13 @@ import { startTestApp, TestApp } from './support/test-app';
 const json = { 'Content-Type': 'application/json' };
 const BY_ID = '/{tenant}/api/identity/v1/{id}';
 const CURRENT = '/{tenant}/api/identity/v1';
+const ADMIN = '/{tenant}/api/admin/v1';
+const ADMIN_PATHS = [
+  `${ADMIN}/events`,
+  `${ADMIN}/tenant`,
+  `${ADMIN}/tokens`,
+  `${ADMIN}/tokens/{tokenId}`,
+];
 const SCIM_PATHS = [
   '/{tenant}/scim/v2/.search',
   '/{tenant}/scim/v2/Groups',
@@ -51,6 +58,7 @@ describe('the OpenAPI document', () => {
     const names = (op: any) =>
       op.parameters.map((p: any) => `${p.in}:${p.name}`).sort();
     expect(Object.keys(document.paths).sort()).toStrictEqual([
+      ...ADMIN_PATHS,
       CURRENT,
       `${CURRENT}/accounts`,
       `${CURRENT}/accounts/{accountId}`,
@@ -92,7 +100,12 @@ describe('the OpenAPI document', () => {
     ]);
     expect(
       Object.keys(document.components.securitySchemes).sort(),
-    ).toStrictEqual(['access_token', 'bearer']);
+    ).toStrictEqual([
+      'access_token',
+      'admin_access_token',
+      'admin_bearer',
+      'bearer',
+    ]);
     expect(
       document.paths[CURRENT].put.requestBody.content['application/json'].schema
         .properties.displayName,

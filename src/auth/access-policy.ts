@@ -6,6 +6,7 @@ import {
   SCOPE_FRIENDS_WRITE,
   SCOPE_PROVISION,
   SCOPE_READ,
+  SCOPE_TENANT_ADMIN,
 } from './principal';
 
 /** What the caller may do with an identity: everything, see its public part, or nothing. */
@@ -64,4 +65,13 @@ export function scopeOf(rule: IdentityRule): string {
  */
 export function mayProvision(caller: Principal): boolean {
   return caller.kind === 'app' && caller.scopes.includes(SCOPE_PROVISION);
+}
+
+/**
+ * Whether the caller may use the tenant's administration API: an app token
+ * with tenant:admin. No access token may, not even an admin's: the admin
+ * roles say who administers identities, not the tenant's own settings.
+ */
+export function mayAdminister(caller: Principal): boolean {
+  return caller.kind === 'app' && caller.scopes.includes(SCOPE_TENANT_ADMIN);
 }

@@ -13,8 +13,9 @@ import { SetMetadata } from '@nestjs/common';
  * - `identity-friends-write`: making and ending friendships of `{id}`;
  *   app tokens with friends:write only.
  * - `scim`: the SCIM service provider; app tokens with scim:provision only.
+ * - `admin`: the tenant's administration API; app tokens with tenant:admin only.
  */
-export type AccessRule = 'public' | 'current' | 'scim' | IdentityRule;
+export type AccessRule = 'public' | 'current' | 'scim' | 'admin' | IdentityRule;
 
 /** The rules of routes that name an identity in the path. */
 export type IdentityRule =

@@ -12,7 +12,12 @@ import {
   READ_RULES,
 } from './access.decorator';
 import { isStorableText } from '../common/validation/field-rules';
-import { identityView, mayProvision, scopeOf } from './access-policy';
+import {
+  identityView,
+  mayAdminister,
+  mayProvision,
+  scopeOf,
+} from './access-policy';
 import { AccessRepository } from './access.repository';
 import { Principal } from './principal';
 
@@ -48,6 +53,13 @@ export class IdentityAccessGuard implements CanActivate {
       if (!mayProvision(caller))
         throw new Forbidden(
           'SCIM provisioning needs an app token with the scim:provision scope.',
+        );
+      return true;
+    }
+    if (rule === 'admin') {
+      if (!mayAdminister(caller))
+        throw new Forbidden(
+          'The admin API needs an app token with the tenant:admin scope.',
         );
       return true;
     }

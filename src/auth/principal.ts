@@ -37,6 +37,9 @@ export const SCOPE_ACCOUNTS_WRITE = 'accounts:write';
 /** Making and ending friendships between identities of the tenant. */
 export const SCOPE_FRIENDS_WRITE = 'friends:write';
 
+/** The tenant's administration API: its settings, tokens and audit log. */
+export const SCOPE_TENANT_ADMIN = 'tenant:admin';
+
 /** Every scope a token may carry, in the order lists name them. */
 export const SCOPES = [
   SCOPE_READ,
@@ -44,4 +47,5 @@ export const SCOPES = [
   SCOPE_PROVISION,
   SCOPE_ACCOUNTS_WRITE,
   SCOPE_FRIENDS_WRITE,
+  SCOPE_TENANT_ADMIN,
 ] as const;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { appendAdminEvent } from '../events/events.repository';
 
 export interface NewToken {
   id: string;
@@ -25,27 +26,107 @@ export interface TokenSummary {
   createdAt: Date;
 }
 
-/** Registered tokens, as the command line manages them. */
+const SUMMARY = {
+  id: true,
+  type: true,
+  identityId: true,
+  accountId: true,
+  appId: true,
+  scopes: true,
+  expiresAt: true,
+  revokedAt: true,
+  createdAt: true,
+} as const;
+
+/** A token as the audit log describes it: never its secret or hash. */
+function describe(token: TokenSummary): object {
+  return {
+    type: token.type,
+    identityId: token.identityId,
+    accountId: token.accountId,
+    appId: token.appId,
+    scopes: token.scopes,
+    expiresAt: token.expiresAt?.toISOString() ?? null,
+  };
+}
+
+/** Registered tokens, as the command line and the admin API manage them. */
 @Injectable()
 export class TokenRepository {
   constructor(private readonly database: Database) {}
 
-  async createToken(token: NewToken): Promise<void> {
-    await this.database.prisma.token.create({ data: token });
+  /** Registers a token, with its entry in the audit log by `actor`, in one transaction. */
+  async createToken(token: NewToken, actor: string): Promise<TokenSummary> {
+    return this.database.prisma.$transaction(async (tx) => {
+      const created = await tx.token.create({ data: token, select: SUMMARY });
+      await appendAdminEvent(tx, token.tenantId, {
+        actor,
+        action: 'token.created',
+        target: `token:${token.id}`,
+        after: describe(created),
+      });
+      return created;
+    });
   }
+
   /**
-   * Marks a token revoked, named by the hash of its secret or by its id;
-   * false when no such token is live in the tenant.
+   * Marks a token revoked, named by the hash of its secret or by its id,
+   * with its entry in the audit log by `actor`; false when no such token is
+   * live in the tenant.
    */
   async revokeToken(
     tenantId: string,
     which: { tokenHash: string } | { id: string },
+    actor: string,
   ): Promise<boolean> {
-    const { count } = await this.database.prisma.token.updateMany({
-      where: { tenantId, ...which, revokedAt: null },
-      data: { revokedAt: new Date() },
+    return this.database.prisma.$transaction(async (tx) => {
+      const live = await tx.token.findFirst({
+        where: { tenantId, ...which, revokedAt: null },
+        select: { id: true },
+      });
+      if (!live) return false;
+      const { count } = await tx.token.updateMany({
+        where: { id: live.id, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
+      if (count)
+        await appendAdminEvent(tx, tenantId, {
+          actor,
+          action: 'token.revoked',
+          target: `token:${live.id}`,
+        });
+      return count > 0;
     });
-    return count > 0;
+  }
+
+  /** One token of the tenant, live or not. */
+  findToken(tenantId: string, id: string): Promise<TokenSummary | null> {
+    return this.database.prisma.token.findFirst({
+      where: { tenantId, id },
+      select: SUMMARY,
+    });
+  }
+
+  /** A page of the tenant's tokens by creation, then id, after `after`. */
+  findTokens(
+    tenantId: string,
+    after: { createdAt: Date; id: string } | undefined,
+    limit: number,
+  ): Promise<TokenSummary[]> {
+    return this.database.prisma.token.findMany({
+      where: {
+        tenantId,
+        ...(after && {
+          OR: [
+            { createdAt: { gt: after.createdAt } },
+            { createdAt: after.createdAt, id: { gt: after.id } },
+          ],
+        }),
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: SUMMARY,
+    });
   }
   listTokens(tenantId: string): Promise<TokenSummary[]> {
     return this.database.prisma.token.findMany({

@@ -23,8 +23,14 @@ const TOKEN_ID =
 export class TokensService {
   constructor(private readonly tokens: TokenRepository) {}
 
-  /** Registers a new token and returns its secret, which is not stored. */
-  async createToken(request: TokenRequest): Promise<string> {
+  /**
+   * Registers a new token for `actor` (`cli`, or `app:<id>` through the
+   * admin API) and returns it with its secret, which is not stored.
+   */
+  async createToken(
+    request: TokenRequest,
+    actor = 'cli',
+  ): Promise<TokenSummary & { secret: string }> {
     const { tenantId, identityId, accountId, appId, scopes, ttlSeconds } =
       request;
     if (!(await this.tokens.tenantExists(tenantId)))
@@ -56,37 +62,64 @@ export class TokensService {
         `Unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}.`,
       );
     const secret = generateTokenSecret();
-    await this.tokens.createToken({
-      id: randomUUID(),
-      tenantId,
-      tokenHash: hashTokenSecret(secret),
-      type: identityId !== undefined ? 'access' : 'app',
-      identityId: identityId ?? null,
-      accountId: accountId ?? null,
-      appId: appId ?? null,
-      scopes: [...new Set(scopes)],
-      expiresAt:
-        ttlSeconds === undefined
-          ? null
-          : new Date(Date.now() + ttlSeconds * 1000),
-    });
-    return secret;
+    const created = await this.tokens.createToken(
+      {
+        id: randomUUID(),
+        tenantId,
+        tokenHash: hashTokenSecret(secret),
+        type: identityId !== undefined ? 'access' : 'app',
+        identityId: identityId ?? null,
+        accountId: accountId ?? null,
+        appId: appId ?? null,
+        scopes: [...new Set(scopes)],
+        expiresAt:
+          ttlSeconds === undefined
+            ? null
+            : new Date(Date.now() + ttlSeconds * 1000),
+      },
+      actor,
+    );
+    return { ...created, secret };
   }
 
   /**
    * Revokes a token named by its id (as `token list` shows it) or by its
    * secret (a secret may have an id's shape: then both are tried).
    */
-  async revokeToken(tenantId: string, idOrSecret: string): Promise<boolean> {
+  async revokeToken(
+    tenantId: string,
+    idOrSecret: string,
+    actor = 'cli',
+  ): Promise<boolean> {
     return (
       (TOKEN_ID.test(idOrSecret) &&
-        (await this.tokens.revokeToken(tenantId, {
-          id: idOrSecret.toLowerCase(),
-        }))) ||
-      this.tokens.revokeToken(tenantId, {
-        tokenHash: hashTokenSecret(idOrSecret),
-      })
+        (await this.tokens.revokeToken(
+          tenantId,
+          { id: idOrSecret.toLowerCase() },
+          actor,
+        ))) ||
+      this.tokens.revokeToken(
+        tenantId,
+        { tokenHash: hashTokenSecret(idOrSecret) },
+        actor,
+      )
     );
+  }
+
+  /** A token of the tenant named by its id, or null. */
+  findToken(tenantId: string, id: string): Promise<TokenSummary | null> {
+    return TOKEN_ID.test(id)
+      ? this.tokens.findToken(tenantId, id.toLowerCase())
+      : Promise.resolve(null);
+  }
+
+  /** A page of the tenant's tokens by creation, then id. */
+  findTokens(
+    tenantId: string,
+    after: { createdAt: Date; id: string } | undefined,
+    limit: number,
+  ): Promise<TokenSummary[]> {
+    return this.tokens.findTokens(tenantId, after, limit);
   }
 
   listTokens(tenantId: string): Promise<TokenSummary[]> {

@@ -110,6 +110,26 @@ export class AccountConflict extends DomainError {
   }
 }
 
+/** A token the tenant does not have (or, to revoke, not live). */
+export class TokenNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'token-not-found';
+  readonly title = 'Token not found';
+  constructor(tokenId: string, live = false) {
+    super(`No ${live ? 'live ' : ''}token "${tokenId}" in this tenant.`);
+  }
+}
+
+/** The tenant of the path, gone while its request ran. */
+export class TenantNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'tenant-not-found';
+  readonly title = 'Tenant not found';
+  constructor() {
+    super('The tenant no longer exists.');
+  }
+}
+
 /** Two identities that are not friends, when ending their friendship. */
 export class FriendshipNotFound extends DomainError {
   readonly status = 404;

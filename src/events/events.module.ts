@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
-/** The change log of identities, read by the command line. */
+/** The change log of identities and the audit log of tenant administration. */
 @Module({
   providers: [EventsService, EventsRepository],
-  exports: [EventsService],
+  exports: [EventsService, EventsRepository],
 })
 export class EventsModule {}

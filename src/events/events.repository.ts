@@ -29,6 +29,49 @@ type Executor = {
   $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
 };
 
+/** What tenant administration did (docs/operations.md, the audit log). */
+export type AdminAction = 'tenant.updated' | 'token.created' | 'token.revoked';
+
+export interface NewAdminEvent {
+  /** `app:<appId>` for an app token of the admin API, `cli` for the command line. */
+  actor: string;
+  action: AdminAction;
+  /** What was changed: `tenant`, or `token:<id>`. */
+  target: string;
+  /** Settings before and after the change; never a secret. */
+  before?: object;
+  after?: object;
+}
+
+export interface AdminEventRecord {
+  id: bigint;
+  actor: string;
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
+  occurredAt: Date;
+}
+
+type SqlExecutor = {
+  $executeRaw(query: Prisma.Sql): Promise<number>;
+};
+
+const jsonOrNull = (value: object | undefined) =>
+  value === undefined ? null : JSON.stringify(value);
+
+/** Appends an entry of the audit log inside the caller's transaction. */
+export async function appendAdminEvent(
+  tx: SqlExecutor,
+  tenantId: string,
+  event: NewAdminEvent,
+): Promise<void> {
+  await tx.$executeRaw(Prisma.sql`
+    INSERT INTO admin_event (tenant_id, actor, action, target, before, after)
+    VALUES (${tenantId}, ${event.actor}, ${event.action}, ${event.target},
+            ${jsonOrNull(event.before)}::jsonb, ${jsonOrNull(event.after)}::jsonb)`);
+}
+
 /** First key of the advisory lock that orders each tenant's events. */
 const EVENT_ORDER_LOCK = 0x1d3e;
 
@@ -94,6 +137,19 @@ export class EventsRepository {
       where: { tenantId, id: { gt: afterId } },
       orderBy: { id: 'asc' },
       take: limit,
+    });
+  }
+  /** The tenant's audit log after `afterId`, in order, at most `limit`. */
+  findAdminEvents(
+    tenantId: string,
+    afterId: bigint,
+    limit: number,
+  ): Promise<AdminEventRecord[]> {
+    return this.database.prisma.adminEvent.findMany({
+      where: { tenantId, id: { gt: afterId } },
+      orderBy: { id: 'asc' },
+      take: limit,
+      omit: { tenantId: true },
     });
   }
 }

@@ -21,6 +21,8 @@ const TAGS: Record<string, string> = {
   friends: 'friends, whole or a page at a time',
   roles: 'roles, whole or a page at a time',
   scim: 'the SCIM 2.0 service provider (RFC 7644): provisioning of users',
+  admin:
+    'the tenant administration API: its settings, tokens and audit log (app tokens with tenant:admin)',
   [PROTOCOL_TAG]: 'OPTIONS: the methods each path allows',
 };
 
@@ -53,7 +55,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'bearer',
     )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque or JWT',
+        description:
+          'An app token of the tenant with the tenant:admin scope (registered, or a JWT of its authorization server); no other token may use the administration API.',
+      },
+      'admin_bearer',
+    )
     .addSecurityRequirements('bearer')
+    .addSecurity('admin_access_token', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'access_token',
+      description:
+        'the same tenant:admin app token in the URL, as access_token is on every path: never together with the Authorization header (400)',
+    })
     .addSecurity('access_token', {
       type: 'apiKey',
       in: 'query',

@@ -89,6 +89,15 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
     ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
   );
 
+/** A route of the administration API: the tenant in the path, a tenant:admin app token. */
+export const ApiAdminRoute = (...statuses: number[]) =>
+  applyDecorators(
+    ApiBearerAuth('admin_bearer'),
+    ApiTenant(),
+    ApiSecurity('admin_access_token'),
+    ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
+  );
+
 /**
  * The token as a query parameter, which every authenticated route takes: a
  * security scheme (`in: query`) of its own, the alternative to the bearer

@@ -9,6 +9,9 @@ export const METHODS = ['GET', 'HEAD', 'PUT', 'DELETE', 'POST', 'PATCH'];
 /** The identity API's routes all start here (a controller's path). */
 export const API_PREFIX = ':tenant/api/identity/v1';
 
+/** The tenant administration API's routes all start here. */
+export const ADMIN_PREFIX = ':tenant/api/admin/v1';
+
 /** The SCIM 2.0 service provider's routes all start here (RFC 7644). */
 export const SCIM_PREFIX = ':tenant/scim/v2';
 

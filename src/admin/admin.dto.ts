@@ -1,0 +1,126 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, IsIn, IsInt, Length, Max, Min } from 'class-validator';
+import { SCOPES } from '../auth/principal';
+import { IDENTITY_ID, STORABLE_TEXT } from '../common/validation/field-rules';
+import { Absent, IsText, IsTextList } from '../common/validation/field-rules';
+
+/** The longest a token may live when the admin API makes it: a year. */
+export const MAX_TTL_SECONDS = 366 * 86400;
+
+export class TenantSettingsResponse {
+  @ApiProperty({ example: 'demo' }) id: string;
+  @ApiProperty({ example: 'Demo tenant' }) name: string;
+  @ApiProperty({
+    type: [String],
+    description: 'roles whose holders are admins of the identity API',
+    example: ['admin'],
+  })
+  adminRoles: string[];
+}
+
+/** PATCH of the settings: the keys it names are replaced. */
+export class TenantSettingsPatch {
+  @Absent()
+  @IsText()
+  @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    pattern: STORABLE_TEXT.source,
+  })
+  name?: string;
+
+  // Its sizes (at most 100 roles of 1 to 200 characters) are checked once
+  // it is known to be a list (AdminService.updateSettings).
+  @Absent()
+  @IsTextList()
+  @ApiPropertyOptional({
+    type: 'array',
+    items: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: STORABLE_TEXT.source,
+    },
+    maxItems: 100,
+  })
+  adminRoles?: string[];
+}
+
+export class TokenResponse {
+  @ApiProperty({ format: 'uuid' }) tokenId: string;
+  @ApiProperty({ enum: ['access', 'app'] }) type: 'access' | 'app';
+  @ApiPropertyOptional({ description: 'an access token’s identity' })
+  identityId?: string;
+  @ApiPropertyOptional({ description: 'the account it was issued for' })
+  accountId?: string;
+  @ApiPropertyOptional({ description: 'an app token’s application' })
+  appId?: string;
+  @ApiProperty({ type: [String], enum: SCOPES }) scopes: string[];
+  @ApiPropertyOptional({ format: 'date-time' }) expiresAt?: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiPropertyOptional({ format: 'date-time' }) revokedAt?: string;
+}
+
+export class CreatedTokenResponse extends TokenResponse {
+  @ApiProperty({
+    description: 'the token’s secret: in this answer only, never again',
+    example: 'idt_5HbXiM0Iogfr55o0umTCRFPJ4PJtMS-3UOMzeQuFagw',
+  })
+  secret: string;
+}
+
+/** POST of a token: an identity's access token or an application's app token. */
+export class TokenRequestBody {
+  @Absent()
+  @IsText()
+  @ApiPropertyOptional({ maxLength: 128, pattern: IDENTITY_ID.source })
+  identityId?: string;
+  @Absent()
+  @IsText()
+  @ApiPropertyOptional({ maxLength: 512, pattern: STORABLE_TEXT.source })
+  accountId?: string;
+  @Absent()
+  @IsText()
+  @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    pattern: STORABLE_TEXT.source,
+  })
+  appId?: string;
+
+  @Absent()
+  @IsArray({ message: 'must be an array' })
+  @IsIn(SCOPES, {
+    each: true,
+    message: `each item must be one of ${SCOPES.join(', ')}`,
+  })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: SCOPES,
+    maxItems: SCOPES.length,
+  })
+  scopes?: string[];
+
+  @Absent()
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be at least 1' })
+  @Max(MAX_TTL_SECONDS, { message: `must be at most ${MAX_TTL_SECONDS}` })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_TTL_SECONDS })
+  ttlSeconds?: number;
+}
+
+export class AdminEventResponse {
+  @ApiProperty({ description: 'position in the log (a decimal string)' })
+  id: string;
+  @ApiProperty({ example: 'app:ops-console' }) actor: string;
+  @ApiProperty({ enum: ['tenant.updated', 'token.created', 'token.revoked'] })
+  action: string;
+  @ApiProperty({ example: 'tenant' }) target: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  before?: object;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  after?: object;
+  @ApiProperty({ format: 'date-time' }) occurredAt: string;
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+import { appendAdminEvent } from '../events/events.repository';
+
+/** A tenant's settings as the admin API shows them. */
+export interface TenantSettings {
+  id: string;
+  name: string;
+  adminRoles: string[];
+}
+
+export type SettingsChanges = Partial<Omit<TenantSettings, 'id'>>;
+
+/** A tenant's settings, read and changed with their audit log entries. */
+@Injectable()
+export class AdminRepository {
+  constructor(private readonly database: Database) {}
+
+  findSettings(tenantId: string): Promise<TenantSettings | null> {
+    return this.database.prisma.tenant.findUnique({
+      where: { id: tenantId },
+      select: { id: true, name: true, adminRoles: true },
+    });
+  }
+
+  /**
+   * Changes the settings as `plan` decides from the current ones, locked,
+   * with an audit log entry by `actor` holding them before and after, in
+   * one transaction. The settings as they are afterwards, or `stale` (the
+   * plan's refusal), or null when the tenant is gone.
+   */
+  updateSettings(
+    tenantId: string,
+    plan: (current: TenantSettings) => SettingsChanges | 'stale',
+    actor: string,
+  ): Promise<TenantSettings | 'stale' | null> {
+    return this.database.prisma.$transaction(async (tx) => {
+      const [current] = await tx.$queryRaw<TenantSettings[]>`
+        SELECT id, name, admin_roles AS "adminRoles" FROM tenant
+         WHERE id = ${tenantId} FOR UPDATE`;
+      if (!current) return null;
+      const changes = plan(current);
+      if (changes === 'stale') return 'stale';
+      const after = { ...current, ...changes };
+      if (JSON.stringify(after) === JSON.stringify(current)) return current;
+      await tx.tenant.update({ where: { id: tenantId }, data: changes });
+      await appendAdminEvent(tx, tenantId, {
+        actor,
+        action: 'tenant.updated',
+        target: 'tenant',
+        before: current,
+        after,
+      });
+      return after;
+    });
+  }
+}

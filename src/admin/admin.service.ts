@@ -1,0 +1,196 @@
+import { Injectable } from '@nestjs/common';
+import { SCOPES } from '../auth/principal';
+import type { TokenSummary } from '../auth/token.repository';
+import { TokensService } from '../auth/tokens.service';
+import {
+  InvalidRequest,
+  PreconditionFailed,
+  TenantNotFound,
+  TokenNotFound,
+} from '../common/errors';
+import { contentTag } from '../common/http/conditional';
+import { ifMatchAllows } from '../common/http/if-match';
+import { Collection, Page } from '../common/pagination';
+import {
+  type AdminEventRecord,
+  EventsRepository,
+} from '../events/events.repository';
+import { AdminRepository, type TenantSettings } from './admin.repository';
+import type {
+  AdminEventResponse,
+  CreatedTokenResponse,
+  TenantSettingsPatch,
+  TokenRequestBody,
+  TokenResponse,
+} from './admin.dto';
+
+/** Tokens are listed by creation, then id; the audit log by its id. */
+export const TOKENS_ORDER = ['createdAt', 'tokenId'] as const;
+export const EVENTS_ORDER = ['id'] as const;
+
+/** The most admin roles a tenant names. */
+const MAX_ADMIN_ROLES = 100;
+
+const invalid = (field: string, message: string) =>
+  new InvalidRequest(`${field} ${message}`, [{ field, message }]);
+
+/** The tag of a representation: a digest of its JSON, without the quotes. */
+const tagOf = (body: object) => contentTag(JSON.stringify(body)).slice(1, -1);
+
+/** The actor an app token of the admin API is in the audit log. */
+export const actorOf = (appId: string) => `app:${appId}`;
+
+function tokenResponse(token: TokenSummary): TokenResponse {
+  return {
+    tokenId: token.id,
+    type: token.type,
+    ...(token.identityId !== null && { identityId: token.identityId }),
+    ...(token.accountId !== null && { accountId: token.accountId }),
+    ...(token.appId !== null && { appId: token.appId }),
+    scopes: token.scopes,
+    ...(token.expiresAt && { expiresAt: token.expiresAt.toISOString() }),
+    createdAt: token.createdAt.toISOString(),
+    ...(token.revokedAt && { revokedAt: token.revokedAt.toISOString() }),
+  };
+}
+
+function eventResponse(event: AdminEventRecord): AdminEventResponse {
+  return {
+    id: String(event.id),
+    actor: event.actor,
+    action: event.action,
+    target: event.target,
+    ...(event.before !== null && { before: event.before as object }),
+    ...(event.after !== null && { after: event.after as object }),
+    occurredAt: event.occurredAt.toISOString(),
+  };
+}
+
+/** The tenant administration API (docs/api.md, administration). */
+@Injectable()
+export class AdminService {
+  constructor(
+    private readonly admin: AdminRepository,
+    private readonly tokens: TokensService,
+    private readonly events: EventsRepository,
+  ) {}
+
+  async settings(tenantId: string): Promise<TenantSettings> {
+    const settings = await this.admin.findSettings(tenantId);
+    // The guard let an app token of this tenant in: it existed a moment ago.
+    if (!settings) throw new TenantNotFound();
+    return settings;
+  }
+
+  /** Replaces the named settings; 412 when If-Match names other ones. */
+  async updateSettings(
+    tenantId: string,
+    patch: TenantSettingsPatch,
+    ifMatch: string | undefined,
+    appId: string,
+  ): Promise<TenantSettings> {
+    const roles = patch.adminRoles;
+    if (roles && roles.length > MAX_ADMIN_ROLES)
+      throw invalid('adminRoles', `must have at most ${MAX_ADMIN_ROLES} items`);
+    if (roles?.some((role) => role.length < 1 || role.length > 200))
+      throw invalid('adminRoles', 'each item must be 1 to 200 characters');
+    const changes = {
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.adminRoles !== undefined && {
+        adminRoles: [...new Set(patch.adminRoles)],
+      }),
+    };
+    const result = await this.admin.updateSettings(
+      tenantId,
+      (current) => (ifMatchAllows(ifMatch, tagOf(current)) ? changes : 'stale'),
+      actorOf(appId),
+    );
+    if (result === 'stale') throw new PreconditionFailed();
+    if (!result) throw new TenantNotFound();
+    return result;
+  }
+
+  async listTokens(
+    tenantId: string,
+    page: Page,
+  ): Promise<Collection<TokenResponse[]>> {
+    const limit = page.limit ?? 100;
+    const after = page.after && {
+      createdAt: new Date(page.after[0]),
+      id: page.after[1],
+    };
+    if (after && Number.isNaN(after.createdAt.getTime()))
+      throw new InvalidRequest('The cursor is not one this service issued.', [
+        { field: 'cursor', message: 'is not a cursor this service issued' },
+      ]);
+    const rows = await this.tokens.findTokens(tenantId, after, limit + 1);
+    const items = rows.slice(0, limit).map(tokenResponse);
+    const last = items.at(-1);
+    return rows.length > limit && last
+      ? { items, next: { limit, after: [last.createdAt, last.tokenId] } }
+      : { items };
+  }
+
+  async token(tenantId: string, tokenId: string): Promise<TokenResponse> {
+    const token = await this.tokens.findToken(tenantId, tokenId);
+    if (!token) throw new TokenNotFound(tokenId);
+    return tokenResponse(token);
+  }
+
+  async createToken(
+    tenantId: string,
+    body: TokenRequestBody,
+    appId: string,
+  ): Promise<CreatedTokenResponse> {
+    const { identityId, accountId, appId: forApp, scopes, ttlSeconds } = body;
+    if (scopes && scopes.length > SCOPES.length)
+      throw invalid('scopes', `must have at most ${SCOPES.length} items`);
+    const { secret, ...token } = await this.tokens.createToken(
+      {
+        tenantId,
+        identityId,
+        accountId,
+        appId: forApp,
+        scopes: scopes ?? [],
+        ttlSeconds,
+      },
+      actorOf(appId),
+    );
+    return Object.assign(tokenResponse(token), { secret });
+  }
+
+  /** Revokes a live token; 412 when If-Match names another state of it. */
+  async revokeToken(
+    tenantId: string,
+    tokenId: string,
+    ifMatch: string | undefined,
+    appId: string,
+  ): Promise<void> {
+    const current = await this.token(tenantId, tokenId);
+    if (current.revokedAt !== undefined) throw new TokenNotFound(tokenId, true);
+    if (!ifMatchAllows(ifMatch, tagOf(current))) throw new PreconditionFailed();
+    if (!(await this.tokens.revokeToken(tenantId, tokenId, actorOf(appId))))
+      throw new TokenNotFound(tokenId, true);
+  }
+
+  async listEvents(
+    tenantId: string,
+    page: Page,
+  ): Promise<Collection<AdminEventResponse[]>> {
+    const limit = page.limit ?? 100;
+    let after = 0n;
+    try {
+      after = page.after ? BigInt(page.after[0]) : 0n;
+    } catch {
+      throw new InvalidRequest('The cursor is not one this service issued.', [
+        { field: 'cursor', message: 'is not a cursor this service issued' },
+      ]);
+    }
+    const rows = await this.events.findAdminEvents(tenantId, after, limit + 1);
+    const items = rows.slice(0, limit).map(eventResponse);
+    const last = items.at(-1);
+    return rows.length > limit && last
+      ? { items, next: { limit, after: [last.id] } }
+      : { items };
+  }
+}
