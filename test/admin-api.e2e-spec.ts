@@ -1,3 +1,4 @@
+import { TokensService } from '../src/auth/tokens.service';
 import { startTestApp, TestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 
@@ -277,5 +278,22 @@ describe('the tenant administration API (tenant:admin)', () => {
       .get(`${tenant.api}/ann`)
       .set('Authorization', `Bearer ${tenant.token(ADMIN)}`)
       .expect(403);
+  });
+  it('records the command line’s token operations as the actor cli', async () => {
+    const tokens = t.app.get(TokensService);
+    const made = await tokens.createToken({
+      tenantId: tenant.id,
+      identityId: 'ann',
+      scopes: [],
+    });
+    expect(await tokens.revokeToken(tenant.id, made.secret)).toBe(true);
+    const events = (await admin().get('/events').expect(200)).body;
+    expect(events.map((e: any) => [e.actor, e.action, e.target])).toStrictEqual(
+      [
+        ['cli', 'token.created', `token:${made.id}`],
+        ['cli', 'token.revoked', `token:${made.id}`],
+      ],
+    );
+    expect(JSON.stringify(events)).not.toContain(made.secret);
   });
 });
