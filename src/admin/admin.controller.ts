@@ -93,11 +93,12 @@ export class AdminController {
     type: TenantSettingsResponse,
     headers: headers(...RATE_LIMIT, 'ETag'),
   })
+  // The body's type is a mapped one, so that the global validation pipe
+  // leaves it to AdminBodyPipe (which refuses unknown keys, not drops them).
   async patchSettings(
     @Caller() caller: AppCaller,
-    @Body(new AdminBodyPipe(TenantSettingsPatch, ['name', 'adminRoles'])) // A mapped type, so that the global validation pipe leaves the body to
-    patch // this one (which refuses unknown keys rather than dropping them).
-    : Readonly<TenantSettingsPatch>,
+    @Body(new AdminBodyPipe(TenantSettingsPatch, ['name', 'adminRoles']))
+    patch: Readonly<TenantSettingsPatch>,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
