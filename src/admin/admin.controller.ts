@@ -36,7 +36,7 @@ import { answerCollection } from '../common/http/collection';
 import { conditionalJson } from '../common/http/conditional';
 import { ADMIN_PREFIX } from '../common/http/route-table';
 import { pageOf, PageQuery } from '../common/pagination';
-import { AdminBodyPipe } from './admin-body.pipe';
+import { JsonBodyPipe } from '../common/validation/json-body.pipe';
 import {
   AdminEventResponse,
   CreatedTokenResponse,
@@ -94,10 +94,10 @@ export class AdminController {
     headers: headers(...RATE_LIMIT, 'ETag'),
   })
   // The body's type is a mapped one, so that the global validation pipe
-  // leaves it to AdminBodyPipe (which refuses unknown keys, not drops them).
+  // leaves it to JsonBodyPipe (which refuses unknown keys, not drops them).
   async patchSettings(
     @Caller() caller: AppCaller,
-    @Body(new AdminBodyPipe(TenantSettingsPatch, ['name', 'adminRoles']))
+    @Body(new JsonBodyPipe(TenantSettingsPatch, ['name', 'adminRoles']))
     patch: Readonly<TenantSettingsPatch>,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,
@@ -154,7 +154,7 @@ export class AdminController {
   async createToken(
     @Caller() caller: AppCaller,
     @Body(
-      new AdminBodyPipe(TokenRequestBody, [
+      new JsonBodyPipe(TokenRequestBody, [
         'identityId',
         'accountId',
         'appId',

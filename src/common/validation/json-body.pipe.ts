@@ -1,17 +1,14 @@
 import { PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { InvalidRequest } from '../common/errors';
-import {
-  findUnsafeKeys,
-  toFieldErrors,
-} from '../common/validation/field-errors';
+import { InvalidRequest } from '../errors';
+import { findUnsafeKeys, toFieldErrors } from './field-errors';
 
 /**
  * A JSON object body checked against a class's rules: any key the class
  * does not name is refused, and every problem is named in one 400.
  */
-export class AdminBodyPipe<T extends object> implements PipeTransform<
+export class JsonBodyPipe<T extends object> implements PipeTransform<
   unknown,
   T
 > {
