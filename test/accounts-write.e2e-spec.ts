@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from './support/test-app';
+import { problemBody } from './support/problem';
 import type { TestTenant } from './support/test-tenant';
 
 const WRITER = 'accounts-writer-app-token1';
@@ -80,13 +81,7 @@ describe('writing accounts (accounts:write, and unlinking one’s own)', () => {
       orderBy: { id: 'asc' },
       select: { identityId: true, type: true, fields: true },
     });
-  const problem = (status: number, slug: string, detail: string) => ({
-    type: `urn:problem:identity:${slug}`,
-    title: expect.any(String),
-    status,
-    detail,
-    instance: expect.any(String),
-  });
+  const problem = problemBody;
 
   it('POST records an account: 201 with it as the list shows it, the list’s ETag changes, an event', async () => {
     const before = await accountsOf('ben').expect(200);

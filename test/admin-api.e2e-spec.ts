@@ -1,4 +1,5 @@
 import { TokensService } from '../src/auth/tokens.service';
+import { problemBody } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 
@@ -54,13 +55,7 @@ describe('the tenant administration API (tenant:admin)', () => {
         .set('Authorization', `Bearer ${tenant.token(token)}`),
   });
   const admin = () => as(ADMIN);
-  const problem = (status: number, slug: string, detail: string) => ({
-    type: `urn:problem:identity:${slug}`,
-    title: expect.any(String),
-    status,
-    detail,
-    instance: expect.any(String),
-  });
+  const problem = problemBody;
 
   it('shows and changes the settings, with ETag and If-Match, and records who changed what', async () => {
     const res = await admin().get('/tenant').expect(200);

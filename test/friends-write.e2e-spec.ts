@@ -1,4 +1,5 @@
 import { startTestApp, TestApp } from './support/test-app';
+import { problemBody } from './support/problem';
 import type { TestTenant } from './support/test-tenant';
 
 const WRITER = 'friends-writer-app-token-01';
@@ -62,13 +63,7 @@ describe('writing friendships (friends:write)', () => {
     slug: string,
     detail: string,
     path?: string,
-  ) => ({
-    type: `urn:problem:identity:${slug}`,
-    title: expect.any(String),
-    status,
-    detail,
-    instance: path ? `${tenant.api}${path}` : expect.any(String),
-  });
+  ) => problemBody(status, slug, detail, path && `${tenant.api}${path}`);
 
   it('PUT makes both friends (204), once; each list and its ETag change, the identities’ own ETags do not', async () => {
     const [annBefore, friendsBefore] = await Promise.all([

@@ -10,7 +10,12 @@ import {
 } from '../common/errors';
 import { contentTag } from '../common/http/conditional';
 import { ifMatchAllows } from '../common/http/if-match';
-import { Collection, Page } from '../common/pagination';
+import {
+  Collection,
+  invalidCursor,
+  Page,
+  pageFrom,
+} from '../common/pagination';
 import {
   type AdminEventRecord,
   EventsRepository,
@@ -27,6 +32,9 @@ import type {
 /** Tokens are listed by creation, then id; the audit log by its id. */
 export const TOKENS_ORDER = ['createdAt', 'tokenId'] as const;
 export const EVENTS_ORDER = ['id'] as const;
+
+/** A page of tokens or of the audit log when `limit` is left out. */
+const DEFAULT_LIMIT = 100;
 
 /** The most admin roles a tenant names. */
 const MAX_ADMIN_ROLES = 100;
@@ -114,21 +122,17 @@ export class AdminService {
     tenantId: string,
     page: Page,
   ): Promise<Collection<TokenResponse[]>> {
-    const limit = page.limit ?? 100;
+    const limit = page.limit ?? DEFAULT_LIMIT;
     const after = page.after && {
       createdAt: new Date(page.after[0]),
       id: page.after[1],
     };
-    if (after && Number.isNaN(after.createdAt.getTime()))
-      throw new InvalidRequest('The cursor is not one this service issued.', [
-        { field: 'cursor', message: 'is not a cursor this service issued' },
-      ]);
+    if (after && Number.isNaN(after.createdAt.getTime())) throw invalidCursor();
     const rows = await this.tokens.findTokens(tenantId, after, limit + 1);
-    const items = rows.slice(0, limit).map(tokenResponse);
-    const last = items.at(-1);
-    return rows.length > limit && last
-      ? { items, next: { limit, after: [last.createdAt, last.tokenId] } }
-      : { items };
+    return pageFrom(rows.map(tokenResponse), { limit }, (token) => [
+      token.createdAt,
+      token.tokenId,
+    ]);
   }
 
   async token(tenantId: string, tokenId: string): Promise<TokenResponse> {
@@ -177,20 +181,14 @@ export class AdminService {
     tenantId: string,
     page: Page,
   ): Promise<Collection<AdminEventResponse[]>> {
-    const limit = page.limit ?? 100;
-    let after = 0n;
+    const limit = page.limit ?? DEFAULT_LIMIT;
+    let after: bigint;
     try {
-      after = page.after ? BigInt(page.after[0]) : 0n;
+      after = BigInt(page.after?.[0] ?? 0);
     } catch {
-      throw new InvalidRequest('The cursor is not one this service issued.', [
-        { field: 'cursor', message: 'is not a cursor this service issued' },
-      ]);
+      throw invalidCursor();
     }
     const rows = await this.events.findAdminEvents(tenantId, after, limit + 1);
-    const items = rows.slice(0, limit).map(eventResponse);
-    const last = items.at(-1);
-    return rows.length > limit && last
-      ? { items, next: { limit, after: [last.id] } }
-      : { items };
+    return pageFrom(rows.map(eventResponse), { limit }, (event) => [event.id]);
   }
 }

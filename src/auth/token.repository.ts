@@ -132,17 +132,7 @@ export class TokenRepository {
     return this.database.prisma.token.findMany({
       where: { tenantId },
       orderBy: { createdAt: 'asc' },
-      select: {
-        id: true,
-        type: true,
-        identityId: true,
-        accountId: true,
-        appId: true,
-        scopes: true,
-        expiresAt: true,
-        revokedAt: true,
-        createdAt: true,
-      },
+      select: SUMMARY,
     });
   }
   async identityExists(tenantId: string, identityId: string): Promise<boolean> {

@@ -58,6 +58,12 @@ export function pageOf(query: PageQuery, order: SortOrder): Page {
   return page;
 }
 
+/** The 400 of a cursor the service did not issue (or whose key it cannot read). */
+export const invalidCursor = () =>
+  new InvalidRequest('The cursor is not one this service issued.', [
+    { field: 'cursor', message: 'is not a cursor this service issued' },
+  ]);
+
 function decodeCursor(cursor: string, order: SortOrder): string[] {
   let key: unknown;
   try {
@@ -70,9 +76,7 @@ function decodeCursor(cursor: string, order: SortOrder): string[] {
     key.length !== order.length ||
     !key.every((k) => typeof k === 'string' && isStorableText(k))
   )
-    throw new InvalidRequest('The cursor is not one this service issued.', [
-      { field: 'cursor', message: 'is not a cursor this service issued' },
-    ]);
+    throw invalidCursor();
   return key;
 }
 
