@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -7,7 +8,7 @@ import { EventsModule } from './events/events.module';
 import { IdentityModule } from './identity/identity.module';
 import { TenantsModule } from './tenants/tenants.module';
 
-/** What the command line needs: database, tenants, tokens, merges, events; no HTTP. */
+/** What the command line needs: database, tenants, administration, tokens, merges, events; no HTTP. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -17,6 +18,7 @@ export class CliModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot('command'),
         AuthModule,
+        AdminModule,
         TenantsModule,
         IdentityModule,
         EventsModule,

@@ -4,6 +4,21 @@ import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TokensService } from './auth/tokens.service';
+import { AccountProvidersService } from './admin/account-providers.service';
+import {
+  IssuerReplacement,
+  ISSUER_KEYS,
+  PROVIDER_KEYS,
+  ProviderReplacement,
+} from './admin/admin.dto';
+import { AdminService } from './admin/admin.service';
+import { TokenIssuersService } from './admin/token-issuers.service';
+import type { Collection, Page } from './common/pagination';
+import { JsonBodyPipe } from './common/validation/json-body.pipe';
+import {
+  AccountProviderEntry,
+  TokenIssuerEntry,
+} from './tenants/tenant-file.dto';
 import { CliModule } from './cli.module';
 import { DomainError } from './common/errors';
 import { Database } from './database/database';
@@ -28,10 +43,24 @@ const USAGE = `Usage: npm run cli -- <command>
   token revoke --tenant <t> <id|secret>
                                        revoke a token, by the id token list shows or by its secret
   token list --tenant <t>              list tokens with their ids (never their secrets)
+  tenant show --tenant <t>             print the tenant's settings
+  tenant set --tenant <t> [--name <name>] [--admin-role <role> ... | --no-admin-roles]
+                                       change its name or admin roles (the list whole)
+  provider list|show|add|set|remove --tenant <t> [<id>]
+      add <id> --sign-in-url <url> [--display-name <n>] [--image-url <url>]
+               [--multiple-accounts]     add an account provider after the others
+      set <id> [the same options] [--single-account]
+                                       change the options given, keep the others
+      remove <id> [--delete-accounts]  remove it (with its accounts, when asked)
+  issuer list|show|add|set|remove --tenant <t> [<id|url>]
+      add --json <object>              trust a token issuer (the tenant file's keys)
+      set <id|url> --json <object>     change the keys given, keep the others
+      remove <id|url>                  stop trusting it
   merge --tenant <t> --into <id> --from <id>
                                        merge an identity into another
   events --tenant <t> [--after <id>] [--follow]
-                                       print the change log as JSON lines`;
+                                       print the change log as JSON lines
+  audit --tenant <t>                   print the audit log of administration as JSON lines`;
 
 const count = (n: number, one: string, many: string) =>
   `${n} ${n === 1 ? one : many}`;
@@ -64,6 +93,16 @@ async function main(argv: string[]): Promise<void> {
       from: { type: 'string' },
       after: { type: 'string' },
       follow: { type: 'boolean' },
+      name: { type: 'string' },
+      'admin-role': { type: 'string', multiple: true },
+      'no-admin-roles': { type: 'boolean' },
+      'sign-in-url': { type: 'string' },
+      'display-name': { type: 'string' },
+      'image-url': { type: 'string' },
+      'multiple-accounts': { type: 'boolean' },
+      'single-account': { type: 'boolean' },
+      'delete-accounts': { type: 'boolean' },
+      json: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -105,7 +144,17 @@ async function run(
       throw new UsageError(`Missing ${what}.\n\n${USAGE}`);
     return value;
   };
-  switch (`${command} ${command === 'token' ? (args[0] ?? '') : ''}`.trim()) {
+  /** --tenant's tenant, which must exist. */
+  const knownTenant = async () => {
+    const tenantId = tenantOf(opts);
+    if (!(await tenants.hasTenant(tenantId)))
+      throw new Refused(`Unknown tenant "${tenantId}".`);
+    return tenantId;
+  };
+  const withAction = ['token', 'tenant', 'provider', 'issuer'];
+  switch (
+    `${command} ${withAction.includes(command) ? (args[0] ?? '') : ''}`.trim()
+  ) {
     case 'migrate':
       return console.log('Migrations are up to date.');
     case 'import': {
@@ -191,9 +240,164 @@ async function run(
             scopes: t.scopes,
             expiresAt: t.expiresAt?.toISOString() ?? null,
             revoked: t.revokedAt !== null,
+            createdAt: t.createdAt.toISOString(),
+            lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
           }),
         );
       return;
+    }
+    case 'tenant show':
+      return print(await app.get(AdminService).settings(await knownTenant()));
+    case 'tenant set': {
+      if (opts['no-admin-roles'] && opts['admin-role'])
+        throw new UsageError(
+          '--admin-role and --no-admin-roles exclude each other.',
+        );
+      const patch = {
+        ...(typeof opts.name === 'string' && { name: opts.name }),
+        ...(opts['admin-role'] && {
+          adminRoles: opts['admin-role'] as string[],
+        }),
+        ...(opts['no-admin-roles'] && { adminRoles: [] }),
+      };
+      if (!Object.keys(patch).length)
+        throw new UsageError(`Nothing to set.\n\n${USAGE}`);
+      return print(
+        await app
+          .get(AdminService)
+          .updateSettings(await knownTenant(), patch, undefined, CLI),
+      );
+    }
+    case 'provider list': {
+      const [providers, tenantId] = [
+        app.get(AccountProvidersService),
+        await knownTenant(),
+      ];
+      return printAll((page) => providers.listProviders(tenantId, page));
+    }
+    case 'issuer list': {
+      const [issuers, tenantId] = [
+        app.get(TokenIssuersService),
+        await knownTenant(),
+      ];
+      return printAll((page) => issuers.listIssuers(tenantId, page));
+    }
+    case 'provider show':
+      return print(
+        await app
+          .get(AccountProvidersService)
+          .provider(await knownTenant(), need(args[1], 'the provider id')),
+      );
+    case 'provider add':
+    case 'provider set': {
+      const providers = app.get(AccountProvidersService);
+      const [tenantId, id] = [
+        await knownTenant(),
+        need(args[1], 'the provider id'),
+      ];
+      if (opts['multiple-accounts'] && opts['single-account'])
+        throw new UsageError(
+          '--multiple-accounts and --single-account exclude each other.',
+        );
+      const given = {
+        ...(typeof opts['sign-in-url'] === 'string' && {
+          signInUrl: opts['sign-in-url'],
+        }),
+        ...(typeof opts['display-name'] === 'string' && {
+          displayName: opts['display-name'],
+        }),
+        ...(typeof opts['image-url'] === 'string' && {
+          providerImageUrl: opts['image-url'],
+        }),
+        ...(opts['multiple-accounts'] && { allowsMultipleAccounts: true }),
+        ...(opts['single-account'] && { allowsMultipleAccounts: false }),
+      };
+      if (args[0] === 'add')
+        return print(
+          await providers.createProvider(
+            tenantId,
+            checkedBody(AccountProviderEntry, PROVIDER_KEYS, {
+              accountProviderId: id,
+              ...given,
+            }),
+            CLI,
+          ),
+        );
+      const current = await providers.provider(tenantId, id);
+      return print(
+        await providers.replaceProvider(
+          tenantId,
+          id,
+          checkedBody(ProviderReplacement, PROVIDER_KEYS, {
+            ...current,
+            ...given,
+          }),
+          undefined,
+          CLI,
+        ),
+      );
+    }
+    case 'provider remove': {
+      const id = need(args[1], 'the provider id');
+      const removed = await app
+        .get(AccountProvidersService)
+        .removeProvider(
+          await knownTenant(),
+          id,
+          opts['delete-accounts'] === true,
+          undefined,
+          CLI,
+        );
+      return console.log(
+        `Removed provider "${id}"${removed ? ` and ${count(removed, 'account', 'accounts')}` : ''}.`,
+      );
+    }
+    case 'issuer show':
+      return print(
+        await app
+          .get(TokenIssuersService)
+          .issuer(await knownTenant(), need(args[1], 'the issuer id or URL')),
+      );
+    case 'issuer add':
+      return print(
+        await app
+          .get(TokenIssuersService)
+          .createIssuer(
+            await knownTenant(),
+            checkedBody(TokenIssuerEntry, ISSUER_KEYS, jsonOption(opts)),
+            CLI,
+          ),
+      );
+    case 'issuer set': {
+      const issuers = app.get(TokenIssuersService);
+      const [tenantId, id] = [
+        await knownTenant(),
+        need(args[1], 'the issuer id or URL'),
+      ];
+      const current = await issuers.issuer(tenantId, id);
+      return print(
+        await issuers.replaceIssuer(
+          tenantId,
+          id,
+          checkedBody(IssuerReplacement, [...ISSUER_KEYS, 'id'], {
+            ...current,
+            ...jsonOption(opts),
+          }),
+          undefined,
+          CLI,
+        ),
+      );
+    }
+    case 'issuer remove': {
+      const id = need(args[1], 'the issuer id or URL');
+      await app
+        .get(TokenIssuersService)
+        .removeIssuer(await knownTenant(), id, undefined, CLI);
+      return console.log(`Removed issuer "${id}".`);
+    }
+    case 'audit': {
+      const [admin, tenantId] = [app.get(AdminService), await knownTenant()];
+      return printAll((page) => admin.listEvents(tenantId, page));
     }
     case 'merge': {
       const [tenantId, into, from] = [
@@ -220,6 +424,59 @@ async function run(
         `Unknown command "${[command, ...args.slice(0, 1)].join(' ')}".\n\n${USAGE}`,
       );
   }
+}
+
+/** The actor of every change the command line makes, in the audit log. */
+const CLI = 'cli';
+
+const print = (value: object) => console.log(JSON.stringify(value, null, 2));
+
+const tenantOf = (opts: Record<string, unknown>) => {
+  if (typeof opts.tenant !== 'string' || opts.tenant === '')
+    throw new UsageError(`Missing --tenant.\n\n${USAGE}`);
+  return opts.tenant;
+};
+
+/** Every element of a paged collection, a JSON line each. */
+async function printAll(
+  fetch: (page: Page) => Promise<Collection<object[]>>,
+): Promise<void> {
+  let page: Page = { limit: 1000 };
+  for (;;) {
+    const { items, next } = await fetch(page);
+    for (const item of items) console.log(JSON.stringify(item));
+    if (!next) return;
+    page = next;
+  }
+}
+
+/** --json's object. */
+function jsonOption(opts: Record<string, unknown>): object {
+  if (typeof opts.json !== 'string')
+    throw new UsageError(`Missing --json.\n\n${USAGE}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(opts.json);
+  } catch (error) {
+    throw new UsageError(`--json is not JSON: ${(error as Error).message}`);
+  }
+  return value as object;
+}
+
+/**
+ * A body checked as the admin API checks it (unknown keys refused, every
+ * problem named); a key set to null is left out, so that `set` can remove
+ * an optional one.
+ */
+function checkedBody<T extends object>(
+  rules: new () => T,
+  keys: readonly string[],
+  body: object,
+): T {
+  const given = Object.fromEntries(
+    Object.entries(body).filter(([, value]) => value !== null),
+  );
+  return new JsonBodyPipe(rules, keys as (keyof T & string)[]).transform(given);
 }
 
 /** Prints events in id order; with `follow`, keeps polling until stopped. */

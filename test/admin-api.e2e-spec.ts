@@ -154,8 +154,15 @@ describe('the tenant administration API (tenant:admin)', () => {
       .get(`${tenant.api}/ann`)
       .set('Authorization', `Bearer ${secret}`)
       .expect(200);
+    // Its use is recorded, to the minute.
     const shown = await admin().get(`/tokens/${token.tokenId}`).expect(200);
-    expect(shown.body).toStrictEqual(token);
+    expect(shown.body).toStrictEqual({
+      ...token,
+      lastUsedAt: expect.stringMatching(/Z$/),
+    });
+    expect(Date.parse(shown.body.lastUsedAt)).toBeGreaterThanOrEqual(
+      Date.parse(token.createdAt),
+    );
     const list = await admin().get('/tokens?limit=2').expect(200);
     expect(list.body).toHaveLength(2);
     expect(list.headers.link).toMatch(/rel="next"/);
@@ -261,11 +268,23 @@ describe('the tenant administration API (tenant:admin)', () => {
         ),
       ]);
     }
+    // Another tenant's admin token finds no administration here (404, as
+    // for a tenant that does not exist); its other tokens are 401 as ever.
     const other = await t.newTenant(FILE);
+    for (const path of [base(), '/no-such-tenant/api/admin/v1']) {
+      const res = await t
+        .http()
+        .get(`${path}/tenant`)
+        .set('Authorization', `Bearer ${other.token(ADMIN)}`);
+      expect([res.status, res.body]).toStrictEqual([
+        404,
+        problem(404, 'not-found', `There is no resource at ${path}/tenant.`),
+      ]);
+    }
     await t
       .http()
       .get(`${base()}/tenant`)
-      .set('Authorization', `Bearer ${other.token(ADMIN)}`)
+      .set('Authorization', `Bearer ${other.token(READER)}`)
       .expect(401);
     // Nor does tenant:admin open the identity API.
     await t

@@ -364,6 +364,181 @@ describe('command line', () => {
           err: '--after takes an event id.\n',
         });
       });
+
+      it('changes settings, providers and issuers one at a time, and prints the audit log', () => {
+        const json = (r: { code: number | null; out: string }) => {
+          expect(r.code).toBe(0);
+          return JSON.parse(r.out);
+        };
+        expect(
+          json(cli('tenant', 'show', '--tenant', 'example')),
+        ).toMatchObject({
+          id: 'example',
+        });
+        expect(
+          json(
+            cli(
+              'tenant',
+              'set',
+              '--tenant',
+              'example',
+              '--admin-role',
+              'ops',
+              '--admin-role',
+              'admin',
+            ),
+          ).adminRoles,
+        ).toStrictEqual(['ops', 'admin']);
+        expect(
+          json(
+            cli(
+              'provider',
+              'add',
+              '--tenant',
+              'example',
+              'gitlab',
+              '--sign-in-url',
+              'https://gitlab.example.test/link',
+            ),
+          ),
+        ).toStrictEqual({
+          accountProviderId: 'gitlab',
+          signInUrl: 'https://gitlab.example.test/link',
+          allowsMultipleAccounts: false,
+        });
+        expect(
+          json(
+            cli(
+              'provider',
+              'set',
+              '--tenant',
+              'example',
+              'gitlab',
+              '--display-name',
+              'GitLab',
+              '--multiple-accounts',
+            ),
+          ),
+        ).toStrictEqual({
+          accountProviderId: 'gitlab',
+          displayName: 'GitLab',
+          signInUrl: 'https://gitlab.example.test/link',
+          allowsMultipleAccounts: true,
+        });
+        expect(
+          cli(
+            'provider',
+            'set',
+            '--tenant',
+            'example',
+            'gitlab',
+            '--sign-in-url',
+            'nope',
+          ),
+        ).toMatchObject({
+          code: 1,
+          err: 'signInUrl must be an absolute http(s) URL\n',
+        });
+        expect(
+          cli('provider', 'remove', '--tenant', 'example', 'google'),
+        ).toMatchObject({
+          code: 1,
+          err: expect.stringMatching(
+            /^\d+ accounts are at "google"; .*--delete-accounts\)\.\n$/,
+          ),
+        });
+        const issuer = json(
+          cli(
+            'issuer',
+            'add',
+            '--tenant',
+            'example',
+            '--json',
+            JSON.stringify({
+              issuer: 'http://127.0.0.1:9/cli',
+              audiences: ['a'],
+              jwksUri: 'http://127.0.0.1:9/cli/jwks',
+            }),
+          ),
+        );
+        expect(issuer).toMatchObject({
+          issuer: 'http://127.0.0.1:9/cli',
+          audiences: ['a'],
+        });
+        // set changes the keys given; null removes an optional one.
+        const changed = json(
+          cli(
+            'issuer',
+            'set',
+            '--tenant',
+            'example',
+            issuer.id,
+            '--json',
+            '{"audiences":["b"],"jwksUri":null}',
+          ),
+        );
+        const { jwksUri: _removed, ...kept } = issuer;
+        expect(changed).toStrictEqual({ ...kept, audiences: ['b'] });
+        expect(cli('issuer', 'list', '--tenant', 'example').out).toBe(
+          `${JSON.stringify(changed)}\n`,
+        );
+        expect(
+          cli('issuer', 'add', '--tenant', 'example', '--json', '{'),
+        ).toMatchObject({
+          code: 2,
+          err: expect.stringMatching(/^--json is not JSON/),
+        });
+        expect(
+          cli(
+            'issuer',
+            'remove',
+            '--tenant',
+            'example',
+            'http://127.0.0.1:9/cli',
+          ),
+        ).toMatchObject({
+          code: 0,
+          out: 'Removed issuer "http://127.0.0.1:9/cli".\n',
+        });
+        expect(
+          cli('provider', 'remove', '--tenant', 'example', 'gitlab'),
+        ).toMatchObject({ code: 0, out: 'Removed provider "gitlab".\n' });
+        expect(cli('provider', 'list', '--tenant', 'nosuch')).toMatchObject({
+          code: 1,
+          err: 'Unknown tenant "nosuch".\n',
+        });
+        const audit = cli('audit', '--tenant', 'example')
+          .out.trim()
+          .split('\n')
+          .map((line) => JSON.parse(line));
+        // The replaces of the tests above are there, with their settings.
+        expect(audit.find((e) => e.action === 'tenant.replaced')).toMatchObject(
+          {
+            actor: 'cli',
+            target: 'tenant',
+            before: {
+              name: expect.any(String),
+              accountProviders: expect.any(Array),
+            },
+            after: { tokenIssuers: expect.any(Array) },
+          },
+        );
+        const changes = audit.filter(
+          (e) =>
+            !e.action.startsWith('token.') && e.action !== 'tenant.replaced',
+        );
+        expect(changes.map((e) => [e.actor, e.action, e.target])).toStrictEqual(
+          [
+            ['cli', 'tenant.updated', 'tenant'],
+            ['cli', 'provider.created', 'provider:gitlab'],
+            ['cli', 'provider.updated', 'provider:gitlab'],
+            ['cli', 'issuer.created', 'issuer:http://127.0.0.1:9/cli'],
+            ['cli', 'issuer.updated', 'issuer:http://127.0.0.1:9/cli'],
+            ['cli', 'issuer.deleted', 'issuer:http://127.0.0.1:9/cli'],
+            ['cli', 'provider.deleted', 'provider:gitlab'],
+          ],
+        );
+      });
     });
 
   it('explains its usage', () => {

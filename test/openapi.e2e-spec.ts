@@ -11,8 +11,12 @@ const BY_ID = '/{tenant}/api/identity/v1/{id}';
 const CURRENT = '/{tenant}/api/identity/v1';
 const ADMIN = '/{tenant}/api/admin/v1';
 const ADMIN_PATHS = [
+  `${ADMIN}/account-providers`,
+  `${ADMIN}/account-providers/{accountProviderId}`,
   `${ADMIN}/events`,
   `${ADMIN}/tenant`,
+  `${ADMIN}/token-issuers`,
+  `${ADMIN}/token-issuers/{issuerId}`,
   `${ADMIN}/tokens`,
   `${ADMIN}/tokens/{tokenId}`,
 ];

@@ -46,9 +46,8 @@ import {
   TokenResponse,
 } from './admin.dto';
 import { AdminService, EVENTS_ORDER, TOKENS_ORDER } from './admin.service';
+import { actorOf, WHO } from './admin-rules';
 
-const WHO =
-  'App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.';
 const TOKEN_ID = () =>
   ApiParam({
     name: 'tokenId',
@@ -107,7 +106,7 @@ export class AdminController {
       caller.tenantId,
       patch,
       ifMatch,
-      caller.appId,
+      actorOf(caller.appId),
     );
     return conditionalJson(req, res, JSON.stringify(settings));
   }
@@ -169,7 +168,7 @@ export class AdminController {
     const token = await this.admin.createToken(
       caller.tenantId,
       body,
-      caller.appId,
+      actorOf(caller.appId),
     );
     res.setHeader('Location', `${req.path}/${token.tokenId}`);
     res.setHeader('Cache-Control', 'no-store');
@@ -219,7 +218,7 @@ export class AdminController {
       caller.tenantId,
       tokenId,
       ifMatch,
-      caller.appId,
+      actorOf(caller.appId),
     );
   }
 
@@ -227,7 +226,7 @@ export class AdminController {
   @Access('admin')
   @ApiOperation({
     summary: 'The tenant’s audit log, a page at a time',
-    description: `In order: settings changed and tokens made or revoked, by whom (app:<appId>, or cli), with the settings before and after; never a secret. ${WHO}`,
+    description: `In order: settings changed, providers and issuers added, changed or removed, tokens made or revoked; by whom (app:<appId>, or cli), with the settings before and after; never a secret. ${WHO}`,
   })
   @ApiAdminRoute()
   @ApiConditionalGet()

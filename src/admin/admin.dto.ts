@@ -1,8 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsIn, IsInt, Length, Max, Min } from 'class-validator';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  Length,
+  Max,
+  Min,
+} from 'class-validator';
 import { SCOPES } from '../auth/principal';
-import { IDENTITY_ID, STORABLE_TEXT } from '../common/validation/field-rules';
+import {
+  IDENTITY_ID,
+  PROVIDER_ID,
+  STORABLE_TEXT,
+} from '../common/validation/field-rules';
+
+/** An issuer's id: 22 characters of base64url. */
+export const ISSUER_ID = /^[A-Za-z0-9_-]{22}$/;
 import { Absent, IsText, IsTextList } from '../common/validation/field-rules';
+import {
+  AccountProviderSettings,
+  TokenIssuerEntry,
+} from '../tenants/tenant-file.dto';
 
 /** The longest a token may live when the admin API makes it: a year. */
 export const MAX_TTL_SECONDS = 366 * 86400;
@@ -60,6 +79,12 @@ export class TokenResponse {
   @ApiPropertyOptional({ format: 'date-time' }) expiresAt?: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiPropertyOptional({ format: 'date-time' }) revokedAt?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      'when it was last accepted, to the minute: written at most once a minute',
+  })
+  lastUsedAt?: string;
 }
 
 export class CreatedTokenResponse extends TokenResponse {
@@ -115,12 +140,99 @@ export class AdminEventResponse {
   @ApiProperty({ description: 'position in the log (a decimal string)' })
   id: string;
   @ApiProperty({ example: 'app:ops-console' }) actor: string;
-  @ApiProperty({ enum: ['tenant.updated', 'token.created', 'token.revoked'] })
+  @ApiProperty({
+    enum: [
+      'tenant.updated',
+      'tenant.replaced',
+      'token.created',
+      'token.revoked',
+      'provider.created',
+      'provider.updated',
+      'provider.deleted',
+      'issuer.created',
+      'issuer.updated',
+      'issuer.deleted',
+    ],
+  })
   action: string;
-  @ApiProperty({ example: 'tenant' }) target: string;
+  @ApiProperty({
+    description: 'tenant, token:<id>, provider:<id> or issuer:<URL>',
+    example: 'tenant',
+  })
+  target: string;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   before?: object;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   after?: object;
   @ApiProperty({ format: 'date-time' }) occurredAt: string;
 }
+
+/** PUT of a provider: its settings; its id, when sent, is the path's. */
+export class ProviderReplacement extends AccountProviderSettings {
+  @Absent()
+  @IsText()
+  @ApiPropertyOptional({
+    description: 'when sent (as GET gives it), the path’s id',
+    pattern: PROVIDER_ID.source,
+    maxLength: 64,
+  })
+  accountProviderId?: string;
+}
+
+/** PUT of an issuer: its keys; its URL stays, and its id, when sent, is the path's. */
+export class IssuerReplacement extends TokenIssuerEntry {
+  @Absent()
+  @IsText()
+  @ApiPropertyOptional({
+    description: 'when sent (as GET gives it), the path’s id',
+    pattern: ISSUER_ID.source,
+    maxLength: 22,
+  })
+  id?: string;
+}
+
+export class IssuerResponseBody extends TokenIssuerEntry {
+  @ApiProperty({
+    description:
+      'its id in this API’s paths: the SHA-256 of its URL, base64url, 22 characters',
+    example: 'n4bQgYhMfWWaL-qgxVrQFa',
+  })
+  id: string;
+}
+
+/** `?deleteAccounts=` of a provider's DELETE. */
+export class RemoveProviderQuery {
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'false',
+    description:
+      'remove the provider’s accounts with it (otherwise 409 while it has any)',
+  })
+  deleteAccounts?: 'true' | 'false';
+}
+
+/** The keys an account provider's body may have (its id only when it creates one). */
+export const PROVIDER_KEYS = [
+  'accountProviderId',
+  'displayName',
+  'providerImageUrl',
+  'signInUrl',
+  'allowsMultipleAccounts',
+] as const;
+
+/** The keys a token issuer's body may have. */
+export const ISSUER_KEYS = [
+  'issuer',
+  'jwksUri',
+  'audiences',
+  'algorithms',
+  'identityClaim',
+  'identityMatch',
+  'accountClaim',
+  'appIdClaims',
+  'scopeClaim',
+  'provisioning',
+  'accountProvider',
+] as const;

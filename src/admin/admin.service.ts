@@ -3,12 +3,10 @@ import { SCOPES } from '../auth/principal';
 import type { TokenSummary } from '../auth/token.repository';
 import { TokensService } from '../auth/tokens.service';
 import {
-  InvalidRequest,
   PreconditionFailed,
   TenantNotFound,
   TokenNotFound,
 } from '../common/errors';
-import { contentTag } from '../common/http/conditional';
 import { ifMatchAllows } from '../common/http/if-match';
 import {
   Collection,
@@ -21,6 +19,7 @@ import {
   EventsRepository,
 } from '../events/events.repository';
 import { AdminRepository, type TenantSettings } from './admin.repository';
+import { DEFAULT_LIMIT, invalid, tagOf } from './admin-rules';
 import type {
   AdminEventResponse,
   CreatedTokenResponse,
@@ -33,20 +32,8 @@ import type {
 export const TOKENS_ORDER = ['createdAt', 'tokenId'] as const;
 export const EVENTS_ORDER = ['id'] as const;
 
-/** A page of tokens or of the audit log when `limit` is left out. */
-const DEFAULT_LIMIT = 100;
-
 /** The most admin roles a tenant names. */
 const MAX_ADMIN_ROLES = 100;
-
-const invalid = (field: string, message: string) =>
-  new InvalidRequest(`${field} ${message}`, [{ field, message }]);
-
-/** The tag of a representation: a digest of its JSON, without the quotes. */
-const tagOf = (body: object) => contentTag(JSON.stringify(body)).slice(1, -1);
-
-/** The actor an app token of the admin API is in the audit log. */
-export const actorOf = (appId: string) => `app:${appId}`;
 
 function tokenResponse(token: TokenSummary): TokenResponse {
   return {
@@ -59,6 +46,7 @@ function tokenResponse(token: TokenSummary): TokenResponse {
     ...(token.expiresAt && { expiresAt: token.expiresAt.toISOString() }),
     createdAt: token.createdAt.toISOString(),
     ...(token.revokedAt && { revokedAt: token.revokedAt.toISOString() }),
+    ...(token.lastUsedAt && { lastUsedAt: token.lastUsedAt.toISOString() }),
   };
 }
 
@@ -95,7 +83,7 @@ export class AdminService {
     tenantId: string,
     patch: TenantSettingsPatch,
     ifMatch: string | undefined,
-    appId: string,
+    actor: string,
   ): Promise<TenantSettings> {
     const roles = patch.adminRoles;
     if (roles && roles.length > MAX_ADMIN_ROLES)
@@ -111,9 +99,10 @@ export class AdminService {
     const result = await this.admin.updateSettings(
       tenantId,
       (current) => (ifMatchAllows(ifMatch, tagOf(current)) ? changes : 'stale'),
-      actorOf(appId),
+      actor,
     );
-    if (result === 'stale') throw new PreconditionFailed();
+    if (result === 'stale')
+      throw new PreconditionFailed('the current ETag of the settings');
     if (!result) throw new TenantNotFound();
     return result;
   }
@@ -144,7 +133,7 @@ export class AdminService {
   async createToken(
     tenantId: string,
     body: TokenRequestBody,
-    appId: string,
+    actor: string,
   ): Promise<CreatedTokenResponse> {
     const { identityId, accountId, appId: forApp, scopes, ttlSeconds } = body;
     if (scopes && scopes.length > SCOPES.length)
@@ -158,7 +147,7 @@ export class AdminService {
         scopes: scopes ?? [],
         ttlSeconds,
       },
-      actorOf(appId),
+      actor,
     );
     return Object.assign(tokenResponse(token), { secret });
   }
@@ -168,12 +157,13 @@ export class AdminService {
     tenantId: string,
     tokenId: string,
     ifMatch: string | undefined,
-    appId: string,
+    actor: string,
   ): Promise<void> {
     const current = await this.token(tenantId, tokenId);
     if (current.revokedAt !== undefined) throw new TokenNotFound(tokenId, true);
-    if (!ifMatchAllows(ifMatch, tagOf(current))) throw new PreconditionFailed();
-    if (!(await this.tokens.revokeToken(tenantId, tokenId, actorOf(appId))))
+    if (!ifMatchAllows(ifMatch, tagOf(current)))
+      throw new PreconditionFailed('the current ETag of the token');
+    if (!(await this.tokens.revokeToken(tenantId, tokenId, actor)))
       throw new TokenNotFound(tokenId, true);
   }
 

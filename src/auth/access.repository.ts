@@ -11,6 +11,7 @@ import type { IssuerRow } from '../tenants/tenant-data';
 
 /** A registered token with the caller it stands for, as one query reads them. */
 export interface TokenCaller {
+  tokenId: string;
   tenantId: string;
   type: 'access' | 'app';
   accountId: string | null;
@@ -18,6 +19,7 @@ export interface TokenCaller {
   scopes: string[];
   expiresAt: Date | null;
   revokedAt: Date | null;
+  lastUsedAt: Date | null;
   isAdmin: boolean;
   /** The identity of an access token, read in the same query. */
   identity: IdentityRecord | null;
@@ -69,9 +71,10 @@ export class AccessRepository {
     const [row] = await this.database.query<
       Omit<TokenCaller, 'identity'> & Nullable<IdentityRecord>
     >(Prisma.sql`
-      SELECT t.tenant_id AS "tenantId", t.type::text AS "type",
+      SELECT t.id::text AS "tokenId", t.tenant_id AS "tenantId", t.type::text AS "type",
              t.account_id AS "accountId", t.app_id AS "appId", t.scopes,
              t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
+             t.last_used_at AS "lastUsedAt",
              EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
                       WHERE ra.tenant_id = t.tenant_id AND ra.identity_id = t.identity_id
                         AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin",
@@ -80,20 +83,33 @@ export class AccessRepository {
         LEFT JOIN identity i ON i.tenant_id = t.tenant_id AND i.identity_id = t.identity_id
        WHERE t.token_hash = ${tokenHash}`);
     if (!row) return undefined;
-    const { tenantId, type, accountId, appId, scopes, expiresAt, revokedAt } =
-      row;
+    const { tokenId, tenantId, type, accountId, appId, scopes } = row;
     return {
+      tokenId,
       tenantId,
       type,
       accountId,
       appId,
       scopes,
-      expiresAt,
-      revokedAt,
+      expiresAt: row.expiresAt,
+      revokedAt: row.revokedAt,
+      lastUsedAt: row.lastUsedAt,
       isAdmin: row.isAdmin,
       identity: identityOf(row),
     };
   }
+  /**
+   * Records that the token was accepted now, unless it was within the last
+   * minute (another instance may have just done it). On the primary, but
+   * outside the request's reads: it does not send them there.
+   */
+  async touchToken(tokenId: string): Promise<void> {
+    await this.database.prisma.$executeRaw`
+      UPDATE token SET last_used_at = now()
+       WHERE id = ${tokenId}::uuid
+         AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  }
+
   /**
    * `targetId`'s identity and whether it counts `callerId` among its friends;
    * when it no longer exists, the identity it was merged into and the same

@@ -24,6 +24,6 @@ import { TokensService } from './tokens.service';
     TokenRepository,
     TokensService,
   ],
-  exports: [AuthService, AccessRepository, TokensService],
+  exports: [AuthService, AccessRepository, JwtVerifier, TokensService],
 })
 export class AuthModule {}

@@ -1,12 +1,27 @@
-import { Injectable } from '@nestjs/common';
-import { AuthenticationRequired, Forbidden } from '../common/errors';
+import { Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import {
+  AuthenticationRequired,
+  Forbidden,
+  OtherTenantAdminToken,
+} from '../common/errors';
 import { AccessRepository } from './access.repository';
 import { JwtVerifier } from './jwt-verifier';
 import { Principal } from './principal';
 import { hashTokenSecret } from './token-secret';
 
+/** A token's last use is written at most this often (docs/api.md, administration). */
+export const LAST_USED_PRECISION_MS = 60_000;
+
 @Injectable()
 export class AuthService {
+  private readonly logger = new Logger('Auth');
+  /** Tokens whose last use this instance wrote within the precision. */
+  private readonly touched = new LRUCache<string, true>({
+    max: 10_000,
+    ttl: LAST_USED_PRECISION_MS,
+  });
+
   constructor(
     private readonly access: AccessRepository,
     private readonly jwt: JwtVerifier,
@@ -24,11 +39,20 @@ export class AuthService {
     const now = Date.now();
     if (
       !token ||
-      token.tenantId !== tenant ||
       token.revokedAt !== null ||
       (token.expiresAt !== null && token.expiresAt.getTime() <= now)
     )
       throw new AuthenticationRequired(true);
+    if (token.tenantId !== tenant)
+      throw token.type === 'app' && token.scopes.includes('tenant:admin')
+        ? new OtherTenantAdminToken()
+        : new AuthenticationRequired(true);
+    if (
+      (token.lastUsedAt === null ||
+        now - token.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) &&
+      !this.touched.has(token.tokenId)
+    )
+      await this.touch(token.tokenId);
     if (token.type === 'app')
       return {
         kind: 'app',
@@ -48,5 +72,17 @@ export class AuthService {
       isAdmin: token.isAdmin,
       identity,
     };
+  }
+
+  /** Writes the token's last use; a failure costs the request nothing. */
+  private async touch(tokenId: string): Promise<void> {
+    this.touched.set(tokenId, true);
+    try {
+      await this.access.touchToken(tokenId);
+    } catch (error) {
+      this.logger.warn(
+        `Could not record a token's last use: ${(error as Error).message}`,
+      );
+    }
   }
 }

@@ -3,7 +3,11 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { RateLimiter } from '../ops/rate-limit/rate-limiter';
-import { AuthenticationRequired } from '../common/errors';
+import {
+  AuthenticationRequired,
+  OtherTenantAdminToken,
+  RouteNotFound,
+} from '../common/errors';
 import { ACCESS_RULE, AccessRule } from './access.decorator';
 
 /**
@@ -35,6 +39,9 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       this.limiter.rememberValid(http.getRequest<Request>());
       return allowed;
     } catch (error) {
+      // Another tenant's administration does not exist for its admins.
+      if (rule === 'admin' && error instanceof OtherTenantAdminToken)
+        throw new RouteNotFound(http.getRequest<Request>().path);
       // A token that fails also costs its client address (a 429 past it).
       if (error instanceof AuthenticationRequired && error.tokenSent) {
         await this.limiter.chargeFailedAuthentication(

@@ -63,6 +63,14 @@ export class JwtVerifier {
     }
   }
 
+  /**
+   * Reads the tenant's issuers again at its next token: this instance
+   * follows its own change at once, the others within ISSUERS_TTL_MS.
+   */
+  forgetIssuers(tenant: string): void {
+    this.issuers.delete(tenant);
+  }
+
   /** How many tenants' issuer lists are cached (bounded; unknown tenants never are). */
   get cachedTenants(): number {
     return this.issuers.size;

@@ -24,6 +24,7 @@ export interface TokenSummary {
   expiresAt: Date | null;
   revokedAt: Date | null;
   createdAt: Date;
+  lastUsedAt: Date | null;
 }
 
 const SUMMARY = {
@@ -36,6 +37,7 @@ const SUMMARY = {
   expiresAt: true,
   revokedAt: true,
   createdAt: true,
+  lastUsedAt: true,
 } as const;
 
 /** A token as the audit log describes it: never its secret or hash. */

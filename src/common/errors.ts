@@ -67,6 +67,18 @@ export class AuthenticationRequired extends DomainError {
   }
 }
 
+/**
+ * A live app token with the tenant:admin scope, sent to another tenant's
+ * paths: a 401 like any token of another tenant, except on the admin API,
+ * where the other tenant's administration is a resource its holder cannot
+ * see (404, whether that tenant exists or not).
+ */
+export class OtherTenantAdminToken extends AuthenticationRequired {
+  constructor() {
+    super(true);
+  }
+}
+
 export class Forbidden extends DomainError {
   readonly status = 403;
   readonly slug = 'forbidden';
@@ -117,6 +129,43 @@ export class TokenNotFound extends DomainError {
   readonly title = 'Token not found';
   constructor(tokenId: string, live = false) {
     super(`No ${live ? 'live ' : ''}token "${tokenId}" in this tenant.`);
+  }
+}
+
+/** An account provider the tenant does not have. */
+export class ProviderNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'provider-not-found';
+  readonly title = 'Account provider not found';
+  constructor(id: string) {
+    super(`No account provider "${id}" in this tenant.`);
+  }
+}
+
+/** A token issuer the tenant does not have. */
+export class IssuerNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'issuer-not-found';
+  readonly title = 'Token issuer not found';
+  constructor(id: string) {
+    super(`No token issuer "${id}" in this tenant.`);
+  }
+}
+
+/** A change of providers or issuers that would break what depends on them (docs/api.md, administration). */
+export class SettingConflict extends DomainError {
+  readonly status = 409;
+  readonly title = 'Conflict with the tenant’s data';
+  constructor(
+    readonly slug:
+      | 'provider-exists'
+      | 'provider-in-use'
+      | 'multiple-accounts'
+      | 'issuer-exists'
+      | 'issuer-taken',
+    detail: string,
+  ) {
+    super(detail);
   }
 }
 

@@ -24,3 +24,12 @@ export function setNonEmpty<T extends object, K extends keyof T>(
 ): void {
   if (value && value.length > 0) target[key] = value;
 }
+
+/** A copy of `record` without its null or undefined keys. */
+export function withoutNulls<T extends object>(
+  record: T,
+): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(
+    Object.entries(record).filter(([, v]) => v !== null && v !== undefined),
+  ) as { [K in keyof T]: Exclude<T[K], null> };
+}

@@ -30,13 +30,18 @@ type Executor = {
 };
 
 /** What tenant administration did (docs/operations.md, the audit log). */
-export type AdminAction = 'tenant.updated' | 'token.created' | 'token.revoked';
+export type AdminAction =
+  | 'tenant.updated'
+  | 'tenant.replaced'
+  | 'token.created'
+  | 'token.revoked'
+  | `${'provider' | 'issuer'}.${'created' | 'updated' | 'deleted'}`;
 
 export interface NewAdminEvent {
   /** `app:<appId>` for an app token of the admin API, `cli` for the command line. */
   actor: string;
   action: AdminAction;
-  /** What was changed: `tenant`, or `token:<id>`. */
+  /** What was changed: `tenant`, `token:<id>`, `provider:<id>` or `issuer:<url>`. */
   target: string;
   /** Settings before and after the change; never a secret. */
   before?: object;

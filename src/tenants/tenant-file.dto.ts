@@ -1,5 +1,7 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   ArrayNotEmpty,
   IsArray,
   IsDefined,
@@ -8,6 +10,7 @@ import {
   IsObject,
   Length,
   Matches,
+  MaxLength,
   NotEquals,
   ValidateNested,
 } from 'class-validator';
@@ -24,6 +27,7 @@ import {
   IsUrlList,
   IsUtcDateTime,
   PROVIDER_ID,
+  STORABLE_TEXT,
   TENANT_ID,
   TOKEN_SECRET,
 } from '../common/validation/field-rules';
@@ -49,54 +53,148 @@ export { SCOPES } from '../auth/principal';
 export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 export const PROVISIONING_MODES = ['jit'] as const;
 
+/** The longest URL of a provider or an issuer. */
+export const URL_MAX_LENGTH = 2048;
+/** The most audiences an issuer names, and how long each is. */
+const MAX_AUDIENCES = 100;
+const AUDIENCE_MAX_LENGTH = 512;
+/** The most claims that may carry an app id. */
+const MAX_APP_ID_CLAIMS = 10;
+
+const UrlLength = () =>
+  MaxLength(URL_MAX_LENGTH, {
+    message: `must be at most ${URL_MAX_LENGTH} characters`,
+  });
+const URL_DOC = { format: 'uri', maxLength: URL_MAX_LENGTH } as const;
+const TEXT_DOC = { pattern: STORABLE_TEXT.source } as const;
+const CLAIM_DOC = { ...TEXT_DOC, minLength: 1, maxLength: 200 } as const;
+
 /**
  * An authorization server whose signed JWTs the tenant accepts (an
- * extension of the import format: `tenant.tokenIssuers`).
+ * extension of the import format: `tenant.tokenIssuers`; the admin API's
+ * token issuers have the same keys). Documented for the OpenAPI document.
  */
 export class TokenIssuerEntry {
-  @Required() @IsHttpUrl() @IsIssuerUrl() issuer: string;
-  @Absent() @IsHttpUrl() @IsIssuerUrl() jwksUri?: string;
+  @Required()
+  @IsHttpUrl()
+  @UrlLength()
+  @IsIssuerUrl()
+  @ApiProperty({
+    ...URL_DOC,
+    description:
+      'the `iss` of its tokens: https (http on loopback only), no private or link-local address unless the service allows it',
+    example: 'https://login.example.com/',
+  })
+  issuer: string;
+  @Absent()
+  @IsHttpUrl()
+  @UrlLength()
+  @IsIssuerUrl()
+  @ApiPropertyOptional({
+    ...URL_DOC,
+    description:
+      'its key set; found by OpenID Connect discovery when left out (the same address rules)',
+  })
+  jwksUri?: string;
 
   @Required()
   @IsList()
   @ArrayNotEmpty({ message: 'must name at least one audience' })
+  @ArrayMaxSize(MAX_AUDIENCES, {
+    message: `must have at most ${MAX_AUDIENCES} items`,
+  })
   @IsText({ each: true })
+  @Length(1, AUDIENCE_MAX_LENGTH, {
+    each: true,
+    message: `each item must be 1 to ${AUDIENCE_MAX_LENGTH} characters`,
+  })
+  @ApiProperty({
+    type: 'array',
+    items: {
+      type: 'string',
+      ...TEXT_DOC,
+      minLength: 1,
+      maxLength: AUDIENCE_MAX_LENGTH,
+    },
+    minItems: 1,
+    maxItems: MAX_AUDIENCES,
+    description: 'accepted `aud` values',
+  })
   audiences: string[];
 
   @Absent()
   @IsList()
   @ArrayNotEmpty({ message: 'must name at least one algorithm' })
+  @ArrayMaxSize(JWT_ALGORITHMS.length, {
+    message: `must have at most ${JWT_ALGORITHMS.length} items`,
+  })
   @IsIn(JWT_ALGORITHMS, {
     each: true,
     message: `each item must be one of ${JWT_ALGORITHMS.join(', ')}`,
+  })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...JWT_ALGORITHMS] },
+    minItems: 1,
+    maxItems: JWT_ALGORITHMS.length,
+    description: 'default: all of them',
   })
   algorithms?: (typeof JWT_ALGORITHMS)[number][];
 
   @Absent()
   @IsText()
   @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  @ApiPropertyOptional({ ...CLAIM_DOC, default: 'sub' })
   identityClaim?: string;
   @Absent()
   @IsIn(IDENTITY_MATCHES, {
     message: `must be one of ${IDENTITY_MATCHES.join(', ')}`,
   })
+  @ApiPropertyOptional({
+    enum: IDENTITY_MATCHES,
+    default: 'identityId',
+    description: 'which key of an identity the identity claim carries',
+  })
   identityMatch?: IdentityMatch;
   @Absent()
   @IsText()
   @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  @ApiPropertyOptional(CLAIM_DOC)
   accountClaim?: string;
-  @Absent() @IsList() @IsText({ each: true }) appIdClaims?: string[];
+  @Absent()
+  @IsList()
+  @ArrayMaxSize(MAX_APP_ID_CLAIMS, {
+    message: `must have at most ${MAX_APP_ID_CLAIMS} items`,
+  })
+  @IsText({ each: true })
+  @Length(1, 200, {
+    each: true,
+    message: 'each item must be 1 to 200 characters',
+  })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', ...CLAIM_DOC },
+    maxItems: MAX_APP_ID_CLAIMS,
+    default: ['client_id', 'azp'],
+  })
+  appIdClaims?: string[];
   @Absent()
   @IsText()
   @Length(1, 200, { message: 'must be 1 to 200 characters' })
+  @ApiPropertyOptional({ ...CLAIM_DOC, default: 'scope' })
   scopeClaim?: string;
 
   @Absent()
   @IsIn(PROVISIONING_MODES, { message: 'must be "jit"' })
+  @ApiPropertyOptional({
+    enum: PROVISIONING_MODES,
+    description: 'its tokens create the identities they name',
+  })
   provisioning?: (typeof PROVISIONING_MODES)[number];
   @Absent()
   @IsText()
   @Matches(PROVIDER_ID, { message: `must match ${PROVIDER_ID}` })
+  @ApiPropertyOptional({ pattern: PROVIDER_ID.source, maxLength: 64 })
   accountProvider?: string;
 }
 
@@ -122,16 +220,45 @@ export class TenantEntry {
   tokenIssuers?: TokenIssuerEntry[];
 }
 
-export class AccountProviderEntry {
+/** An account provider's settings: all but its id, what the admin API's PUT replaces. */
+export class AccountProviderSettings {
+  @Absent()
+  @IsText()
+  @MaxLength(200, { message: 'must be at most 200 characters' })
+  @ApiPropertyOptional({ ...TEXT_DOC, maxLength: 200 })
+  displayName?: string;
+  @Absent()
+  @IsHttpUrl()
+  @UrlLength()
+  @ApiPropertyOptional(URL_DOC)
+  providerImageUrl?: string;
+  @Required()
+  @IsHttpUrl()
+  @UrlLength()
+  @ApiProperty({
+    ...URL_DOC,
+    description: 'where an identity signs in to link an account here',
+  })
+  signInUrl: string;
+  @Absent()
+  @IsFlag()
+  @ApiPropertyOptional({
+    default: false,
+    description: 'whether an identity may have several accounts here',
+  })
+  allowsMultipleAccounts?: boolean;
+}
+
+export class AccountProviderEntry extends AccountProviderSettings {
   @Required()
   @IsText()
   @Matches(PROVIDER_ID, { message: `must match ${PROVIDER_ID}` })
+  @ApiProperty({
+    pattern: PROVIDER_ID.source,
+    maxLength: 64,
+    example: 'github',
+  })
   accountProviderId: string;
-
-  @Absent() @IsText() displayName?: string;
-  @Absent() @IsHttpUrl() providerImageUrl?: string;
-  @Required() @IsHttpUrl() signInUrl: string;
-  @Absent() @IsFlag() allowsMultipleAccounts?: boolean;
 }
 
 export class AccountEntry {

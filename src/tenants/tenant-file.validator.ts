@@ -14,7 +14,12 @@ import {
   toFieldErrors,
   tooDeep,
 } from '../common/validation/field-errors';
-import { IdentityEntry, JWT_ALGORITHMS, TenantFile } from './tenant-file.dto';
+import {
+  IdentityEntry,
+  JWT_ALGORITHMS,
+  TenantFile,
+  TokenIssuerEntry,
+} from './tenant-file.dto';
 import {
   emptyValue,
   FIELD_NAMES,
@@ -109,47 +114,14 @@ class CrossChecks {
 
   private issuers(providers: ReadonlyMap<string, unknown>): IssuerRow[] {
     const seen = new Set<string>();
-    return (this.file.tenant.tokenIssuers ?? []).map((i, position) => {
+    return (this.file.tenant.tokenIssuers ?? []).map((entry, position) => {
       const at = `tenant.tokenIssuers[${position}]`;
-      if (seen.has(i.issuer))
-        this.fail(`${at}.issuer`, `duplicate issuer "${i.issuer}"`);
-      seen.add(i.issuer);
-      const match = i.identityMatch ?? 'identityId';
-      if (i.accountProvider !== undefined) {
-        if (!providers.has(i.accountProvider))
-          this.fail(
-            `${at}.accountProvider`,
-            `unknown provider "${i.accountProvider}"`,
-          );
-        if (i.provisioning !== 'jit' && match !== 'account')
-          this.fail(
-            `${at}.accountProvider`,
-            'is only for provisioning "jit" or identityMatch "account"',
-          );
-        // With match account the subject is the account's issued id.
-        if (
-          i.provisioning === 'jit' &&
-          match !== 'account' &&
-          i.accountClaim === undefined
-        )
-          this.fail(`${at}.accountProvider`, 'needs an accountClaim');
-      }
-      if (match === 'account' && i.accountProvider === undefined)
-        this.fail(`${at}.identityMatch`, '"account" needs an accountProvider');
-      return {
-        issuer: i.issuer,
-        position,
-        jwksUri: i.jwksUri ?? null,
-        audiences: [...new Set(i.audiences)],
-        algorithms: [...new Set(i.algorithms ?? JWT_ALGORITHMS)],
-        identityClaim: i.identityClaim ?? 'sub',
-        identityMatch: match,
-        accountClaim: i.accountClaim ?? null,
-        appIdClaims: i.appIdClaims ?? ['client_id', 'azp'],
-        scopeClaim: i.scopeClaim ?? 'scope',
-        provisioning: i.provisioning ?? null,
-        accountProvider: i.accountProvider ?? null,
-      };
+      if (seen.has(entry.issuer))
+        this.fail(`${at}.issuer`, `duplicate issuer "${entry.issuer}"`);
+      seen.add(entry.issuer);
+      return issuerRow(entry, position, providers, (field, message) =>
+        this.fail(`${at}.${field}`, message),
+      );
     });
   }
 
@@ -329,6 +301,52 @@ class CrossChecks {
       };
     });
   }
+}
+
+/**
+ * A token issuer of the file or of the admin API as the row to write, its
+ * defaults filled in; `fail` hears what breaks the rules that span its keys
+ * and the tenant's providers (by key name).
+ */
+export function issuerRow(
+  entry: TokenIssuerEntry,
+  position: number,
+  providers: { has(accountProviderId: string): boolean },
+  fail: (field: string, message: string) => void,
+): IssuerRow {
+  const match = entry.identityMatch ?? 'identityId';
+  if (entry.accountProvider !== undefined) {
+    if (!providers.has(entry.accountProvider))
+      fail('accountProvider', `unknown provider "${entry.accountProvider}"`);
+    if (entry.provisioning !== 'jit' && match !== 'account')
+      fail(
+        'accountProvider',
+        'is only for provisioning "jit" or identityMatch "account"',
+      );
+    // With match account the subject is the account's issued id.
+    if (
+      entry.provisioning === 'jit' &&
+      match !== 'account' &&
+      entry.accountClaim === undefined
+    )
+      fail('accountProvider', 'needs an accountClaim');
+  }
+  if (match === 'account' && entry.accountProvider === undefined)
+    fail('identityMatch', '"account" needs an accountProvider');
+  return {
+    issuer: entry.issuer,
+    position,
+    jwksUri: entry.jwksUri ?? null,
+    audiences: [...new Set(entry.audiences)],
+    algorithms: [...new Set(entry.algorithms ?? JWT_ALGORITHMS)],
+    identityClaim: entry.identityClaim ?? 'sub',
+    identityMatch: match,
+    accountClaim: entry.accountClaim ?? null,
+    appIdClaims: entry.appIdClaims ?? ['client_id', 'azp'],
+    scopeClaim: entry.scopeClaim ?? 'scope',
+    provisioning: entry.provisioning ?? null,
+    accountProvider: entry.accountProvider ?? null,
+  };
 }
 
 /** An identity of the file as the row to write: absent values empty, primaries in their lists. */

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, insertRows } from '../database/bulk-insert';
 import { Database } from '../database/database';
-import { appendEvents, NewEvent } from '../events/events.repository';
+import { lockTenantSettings } from '../database/tenant-lock';
+import {
+  appendAdminEvent,
+  appendEvents,
+  NewEvent,
+} from '../events/events.repository';
 import { TenantData } from './tenant-data';
 import { IDENTITY_FIELDS } from '../identity/identity-fields';
 import { SQL_TYPE_OF_KIND } from '../identity/identity.repository';
@@ -79,9 +84,6 @@ const TABLES = {
   },
 } as const satisfies Record<string, Columns>;
 
-/** First key of the advisory lock that queues imports of one tenant. */
-const IMPORT_LOCK = 0x1d3f;
-
 export class TenantExists extends Error {
   constructor(readonly tenantId: string) {
     super(`tenant "${tenantId}" exists already`);
@@ -143,17 +145,14 @@ export class TenantsRepository {
       async (tx) => {
         // Imports of one tenant queue here, so a replace sees the tenant as
         // the previous import committed it.
-        await tx.$executeRawUnsafe(
-          'SELECT pg_advisory_xact_lock($1::int, hashtext($2))',
-          IMPORT_LOCK,
-          tenantId,
-        );
+        await lockTenantSettings(tx, tenantId);
         const existed =
           (await tx.tenant.count({ where: { id: tenantId } })) > 0;
         if (existed && !replace) throw new TenantExists(tenantId);
         const old = existed
           ? await readReplaced(tx, tenantId)
           : { identityIds: [], tokens: [], roles: [] };
+        const settingsBefore = existed && (await readSettings(tx, tenantId));
         const plan = planReplace(data, old, replaceTokens);
         const insert = (table: keyof typeof TABLES, rows: object[]) =>
           insertRows(tx, table, tenantId, TABLES[table], rows);
@@ -188,6 +187,15 @@ export class TenantsRepository {
           fields: [],
         }));
         await appendEvents(tx, tenantId, [...deletions, ...events]);
+        // A replace is an administration of the tenant: in its audit log.
+        if (settingsBefore)
+          await appendAdminEvent(tx, tenantId, {
+            actor: 'cli',
+            action: 'tenant.replaced',
+            target: 'tenant',
+            before: settingsBefore,
+            after: await readSettings(tx, tenantId),
+          });
         return { replaced: existed, ...plan };
       },
       { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
@@ -321,6 +329,31 @@ export interface ReplacePlan {
 }
 
 type KeptToken = Awaited<ReturnType<typeof readReplaced>>['tokens'][number];
+
+/** The settings an audit log entry of a replace holds: no identity data, no secret. */
+async function readSettings(
+  db: Pick<Database['prisma'], 'tenant'>,
+  tenantId: string,
+) {
+  const tenant = await db.tenant.findUniqueOrThrow({
+    where: { id: tenantId },
+    select: {
+      name: true,
+      adminRoles: true,
+      providers: {
+        select: { accountProviderId: true },
+        orderBy: { position: 'asc' },
+      },
+      issuers: { select: { issuer: true }, orderBy: { position: 'asc' } },
+    },
+  });
+  return {
+    name: tenant.name,
+    adminRoles: tenant.adminRoles,
+    accountProviders: tenant.providers.map((p) => p.accountProviderId),
+    tokenIssuers: tenant.issuers.map((i) => i.issuer),
+  };
+}
 
 type Reader = Pick<Database['prisma'], 'identity' | 'token' | 'role'>;
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { formatUtcDateTime } from '../common/representation';
+import { formatUtcDateTime, withoutNulls } from '../common/representation';
 import { IdentityRow, TenantData } from './tenant-data';
 import { TenantFileError, validateTenantFile } from './tenant-file.validator';
 import { TenantExists, TenantsRepository } from './tenants.repository';
@@ -166,13 +166,14 @@ function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
     tenant: data.issuers.length
       ? {
           ...data.tenant,
+          // Null-less, not empty-less: appIdClaims [] is a setting.
           tokenIssuers: data.issuers.map(({ position: _p, ...i }) =>
-            present(i),
+            withoutNulls(i),
           ),
         }
       : data.tenant,
     accountProviders: data.providers.map(({ position: _position, ...p }) =>
-      present(p),
+      withoutNulls(p),
     ),
     identities: data.identities.map((identity) =>
       present({

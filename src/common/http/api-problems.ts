@@ -16,6 +16,8 @@ import {
   PreconditionFailed,
   TooManyRequests,
   UnsupportedMediaType,
+  ProviderNotFound,
+  SettingConflict,
 } from '../errors';
 import {
   headers,
@@ -35,6 +37,7 @@ import {
 // Examples are built by the same code that writes the answers, so a 401's
 // example is the body and headers a 401 really has.
 const AT = '/demo/api/identity/v1';
+const ADMIN_AT = '/demo/api/admin/v1';
 const framework = (key: string): Problem => {
   const { status, slug, detail } = FRAMEWORK_ERRORS[key];
   return problem(status, slug, detail, AT);
@@ -88,7 +91,7 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
   },
   404: {
     description:
-      'no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship',
+      'no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration)',
     examples: {
       'identity-not-found': domainProblem(
         new IdentityNotFound('nobody'),
@@ -101,6 +104,10 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
       'friendship-not-found': domainProblem(
         new FriendshipNotFound('alice', 'carol'),
         `${AT}/alice/friends/carol`,
+      ),
+      'provider-not-found': domainProblem(
+        new ProviderNotFound('gitlab'),
+        `${ADMIN_AT}/account-providers/gitlab`,
       ),
     },
   },
@@ -122,7 +129,7 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
   },
   409: {
     description:
-      'the userName is taken (compared case-insensitively); or an account that cannot be recorded or removed: one of the provider already recorded for another identity, a second one where the provider allows one, a taken accountId, the account the token was issued for',
+      'the userName is taken (compared case-insensitively); or an account that cannot be recorded or removed: one of the provider already recorded for another identity, a second one where the provider allows one, a taken accountId, the account the token was issued for; on the admin API, a provider or issuer that exists already, an issuer and audience another tenant trusts, a provider still in use, or one-account-only while identities have several',
     examples: {
       conflict: domainProblem(
         new Conflict('The userName "alice" is taken in this tenant.'),
@@ -134,6 +141,13 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
           'The account "12345" of provider "github" is another identity\'s.',
         ),
         `${AT}/alice/accounts`,
+      ),
+      'provider-in-use': domainProblem(
+        new SettingConflict(
+          'provider-in-use',
+          '2 accounts are at "google"; DELETE with ?deleteAccounts=true removes them with the provider (the command line: --delete-accounts).',
+        ),
+        `${ADMIN_AT}/account-providers/google`,
       ),
     },
   },

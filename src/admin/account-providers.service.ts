@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import {
+  PreconditionFailed,
+  ProviderNotFound,
+  SettingConflict,
+} from '../common/errors';
+import { ifMatchAllows } from '../common/http/if-match';
+import {
+  Collection,
+  invalidCursor,
+  Page,
+  pageFrom,
+} from '../common/pagination';
+import { withoutNulls } from '../common/representation';
+import type { ProviderRow } from '../tenants/tenant-data';
+import type {
+  AccountProviderEntry,
+  AccountProviderSettings,
+} from '../tenants/tenant-file.dto';
+import {
+  AccountProvidersRepository,
+  type ProviderRefusal,
+  type ProviderSettings,
+} from './account-providers.repository';
+import { DEFAULT_LIMIT, invalid, tagOf } from './admin-rules';
+
+/** Providers are listed in their order: the order accounts are grouped in. */
+export const PROVIDERS_ORDER = ['position'] as const;
+
+/** A provider as the admin API and the command line show it: nulls left out. */
+export type ProviderResponse = Pick<
+  ProviderRow,
+  'accountProviderId' | 'signInUrl' | 'allowsMultipleAccounts'
+> & { displayName?: string; providerImageUrl?: string };
+
+export function providerResponse({
+  position: _position,
+  ...row
+}: ProviderRow): ProviderResponse {
+  return withoutNulls(row) as ProviderResponse;
+}
+
+function settingsOf(body: AccountProviderSettings): ProviderSettings {
+  return {
+    displayName: body.displayName ?? null,
+    providerImageUrl: body.providerImageUrl ?? null,
+    signInUrl: body.signInUrl,
+    allowsMultipleAccounts: body.allowsMultipleAccounts ?? false,
+  };
+}
+
+const listed = (names: string[], more: boolean) =>
+  names.map((n) => `"${n}"`).join(', ') + (more ? ', …' : '');
+
+/** The answer to a refused change of `id`. */
+function refusal(id: string, refused: ProviderRefusal): Error {
+  switch (refused.refused) {
+    case 'stale':
+      return new PreconditionFailed('the current ETag of the provider');
+    case 'exists':
+      return new SettingConflict(
+        'provider-exists',
+        `The tenant already has an account provider "${id}"; PUT changes it.`,
+      );
+    case 'multiple-accounts':
+      return new SettingConflict(
+        'multiple-accounts',
+        `Identities have several accounts at "${id}" (${listed(refused.identities, refused.identities.length === 10)}); unlink all but one of each first.`,
+      );
+    case 'issuers':
+      return new SettingConflict(
+        'provider-in-use',
+        `The token issuers ${listed(refused.issuers, false)} link their accounts to "${id}"; change or remove them first.`,
+      );
+    case 'accounts':
+      return new SettingConflict(
+        'provider-in-use',
+        `${refused.accounts} ${refused.accounts === 1 ? 'account is' : 'accounts are'} at "${id}"; DELETE with ?deleteAccounts=true removes ${refused.accounts === 1 ? 'it' : 'them'} with the provider (the command line: --delete-accounts).`,
+      );
+  }
+}
+
+const isRefusal = (value: object): value is ProviderRefusal =>
+  'refused' in value;
+
+/**
+ * The tenant's account providers, one at a time (docs/api.md,
+ * administration), for the admin API and the command line alike.
+ */
+@Injectable()
+export class AccountProvidersService {
+  constructor(private readonly providers: AccountProvidersRepository) {}
+
+  async listProviders(
+    tenantId: string,
+    page: Page,
+  ): Promise<Collection<ProviderResponse[]>> {
+    const limit = page.limit ?? DEFAULT_LIMIT;
+    const after = page.after && Number(page.after[0]);
+    if (after !== undefined && !Number.isSafeInteger(after))
+      throw invalidCursor();
+    const rows = await this.providers.findProviders(tenantId, after, limit + 1);
+    const { items, next } = pageFrom(rows, { limit }, (row) => [
+      String(row.position),
+    ]);
+    return { items: items.map(providerResponse), next };
+  }
+
+  async provider(tenantId: string, id: string): Promise<ProviderResponse> {
+    const row = await this.providers.findProvider(tenantId, id);
+    if (!row) throw new ProviderNotFound(id);
+    return providerResponse(row);
+  }
+
+  async createProvider(
+    tenantId: string,
+    body: AccountProviderEntry,
+    actor: string,
+  ): Promise<ProviderResponse> {
+    const id = body.accountProviderId;
+    const row = await this.providers.createProvider(
+      tenantId,
+      id,
+      settingsOf(body),
+      actor,
+    );
+    if (isRefusal(row)) throw refusal(id, row);
+    return providerResponse(row);
+  }
+
+  /** Replaces the provider's settings; 412 when If-Match names others. */
+  async replaceProvider(
+    tenantId: string,
+    id: string,
+    body: AccountProviderSettings & { accountProviderId?: string },
+    ifMatch: string | undefined,
+    actor: string,
+  ): Promise<ProviderResponse> {
+    if (body.accountProviderId !== undefined && body.accountProviderId !== id)
+      throw invalid(
+        'accountProviderId',
+        `must be "${id}": a provider's id does not change`,
+      );
+    const row = await this.providers.updateProvider(
+      tenantId,
+      id,
+      settingsOf(body),
+      (current) => ifMatchAllows(ifMatch, tagOf(providerResponse(current))),
+      actor,
+    );
+    if (!row) throw new ProviderNotFound(id);
+    if (isRefusal(row)) throw refusal(id, row);
+    return providerResponse(row);
+  }
+
+  /** Removes the provider, with its accounts when asked; how many went. */
+  async removeProvider(
+    tenantId: string,
+    id: string,
+    deleteAccounts: boolean,
+    ifMatch: string | undefined,
+    actor: string,
+  ): Promise<number> {
+    const result = await this.providers.removeProvider(
+      tenantId,
+      id,
+      (current) => ifMatchAllows(ifMatch, tagOf(providerResponse(current))),
+      deleteAccounts,
+      actor,
+    );
+    if (!result) throw new ProviderNotFound(id);
+    if (isRefusal(result)) throw refusal(id, result);
+    return result.removedAccounts;
+  }
+}

@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
+import { Prisma } from '../generated/prisma/client';
+import { appendAdminEvent } from '../events/events.repository';
+import type { IssuerRow } from '../tenants/tenant-data';
+
+/** Why a change of an issuer was not made; the service says it. */
+export type IssuerRefusal =
+  | { refused: 'stale' }
+  | { refused: 'exists' }
+  | { refused: 'unknown-provider' }
+  | { refused: 'taken'; audiences: string[] };
+
+const COLUMNS = {
+  issuer: true,
+  position: true,
+  jwksUri: true,
+  audiences: true,
+  algorithms: true,
+  identityClaim: true,
+  identityMatch: true,
+  accountClaim: true,
+  appIdClaims: true,
+  scopeClaim: true,
+  provisioning: true,
+  accountProvider: true,
+} as const;
+
+/** An issuer as the audit log holds it: its settings by their API names. */
+const described = ({ position: _p, ...row }: IssuerRow) => row;
+
+/**
+ * A tenant's token issuers, changed one at a time, each change with its
+ * audit log entry in one transaction, after the tenant's settings lock.
+ * The verifiers of every instance read them again within their cache's
+ * time (JwtVerifier), so a change reaches every instance in seconds.
+ */
+@Injectable()
+export class TokenIssuersRepository {
+  constructor(private readonly database: Database) {}
+
+  /** The issuers in their order, after position `after`. */
+  findIssuers(
+    tenantId: string,
+    after: number | undefined,
+    limit: number,
+  ): Promise<IssuerRow[]> {
+    return this.database.prisma.tokenIssuer.findMany({
+      where: {
+        tenantId,
+        ...(after !== undefined && { position: { gt: after } }),
+      },
+      orderBy: { position: 'asc' },
+      take: limit,
+      select: COLUMNS,
+    }) as Promise<IssuerRow[]>;
+  }
+
+  /** Adds the issuer after the others. */
+  createIssuer(
+    tenantId: string,
+    row: Omit<IssuerRow, 'position'>,
+    actor: string,
+  ): Promise<IssuerRow | IssuerRefusal> {
+    return this.database.prisma.$transaction(async (tx) => {
+      await lockTenantSettings(tx, tenantId);
+      if (await this.current(tx, tenantId, row.issuer))
+        return { refused: 'exists' };
+      const refused = await this.refusal(tx, tenantId, row);
+      if (refused) return refused;
+      const { _max } = await tx.tokenIssuer.aggregate({
+        where: { tenantId },
+        _max: { position: true },
+      });
+      const created = { ...row, position: (_max.position ?? -1) + 1 };
+      await tx.tokenIssuer.create({ data: { tenantId, ...created } });
+      await appendAdminEvent(tx, tenantId, {
+        actor,
+        action: 'issuer.created',
+        target: `issuer:${row.issuer}`,
+        after: described(created),
+      });
+      return created;
+    });
+  }
+
+  /**
+   * Replaces the issuer's settings, when `check` passes on the current
+   * ones; null when there is no such issuer.
+   */
+  updateIssuer(
+    tenantId: string,
+    row: Omit<IssuerRow, 'position'>,
+    check: (current: IssuerRow) => boolean,
+    actor: string,
+  ): Promise<IssuerRow | IssuerRefusal | null> {
+    return this.database.prisma.$transaction(async (tx) => {
+      await lockTenantSettings(tx, tenantId);
+      const current = await this.current(tx, tenantId, row.issuer);
+      if (!current) return null;
+      if (!check(current)) return { refused: 'stale' };
+      const refused = await this.refusal(tx, tenantId, row);
+      if (refused) return refused;
+      const after = { ...current, ...row };
+      if (JSON.stringify(after) === JSON.stringify(current)) return current;
+      await tx.tokenIssuer.update({
+        where: { tenantId_issuer: { tenantId, issuer: row.issuer } },
+        data: row,
+      });
+      await appendAdminEvent(tx, tenantId, {
+        actor,
+        action: 'issuer.updated',
+        target: `issuer:${row.issuer}`,
+        before: described(current),
+        after: described(after),
+      });
+      return after;
+    });
+  }
+
+  /** Removes the issuer when `check` passes; null when there is none. */
+  removeIssuer(
+    tenantId: string,
+    issuer: string,
+    check: (current: IssuerRow) => boolean,
+    actor: string,
+  ): Promise<IssuerRow | IssuerRefusal | null> {
+    return this.database.prisma.$transaction(async (tx) => {
+      await lockTenantSettings(tx, tenantId);
+      const current = await this.current(tx, tenantId, issuer);
+      if (!current) return null;
+      if (!check(current)) return { refused: 'stale' };
+      await tx.tokenIssuer.delete({
+        where: { tenantId_issuer: { tenantId, issuer } },
+      });
+      await appendAdminEvent(tx, tenantId, {
+        actor,
+        action: 'issuer.deleted',
+        target: `issuer:${issuer}`,
+        before: described(current),
+      });
+      return current;
+    });
+  }
+
+  /**
+   * What the tenant's data refuses of `row`: a provider it does not have,
+   * or an issuer and audience that another tenant trusts (a JWT must never
+   * be valid on two tenants' paths). Which tenant is not said.
+   */
+  private async refusal(
+    tx: Transaction,
+    tenantId: string,
+    row: Omit<IssuerRow, 'position'>,
+  ): Promise<IssuerRefusal | undefined> {
+    if (
+      row.accountProvider !== null &&
+      !(await tx.accountProvider.count({
+        where: { tenantId, accountProviderId: row.accountProvider },
+      }))
+    )
+      return { refused: 'unknown-provider' };
+    const others = await tx.tokenIssuer.findMany({
+      where: {
+        issuer: row.issuer,
+        tenantId: { not: tenantId },
+        audiences: { hasSome: row.audiences },
+      },
+      select: { audiences: true },
+    });
+    const taken = row.audiences.filter((a) =>
+      others.some((o) => o.audiences.includes(a)),
+    );
+    return taken.length ? { refused: 'taken', audiences: taken } : undefined;
+  }
+
+  private async current(
+    tx: Transaction,
+    tenantId: string,
+    issuer: string,
+  ): Promise<IssuerRow | null> {
+    const [row] = await tx.$queryRaw<IssuerRow[]>(Prisma.sql`
+      SELECT issuer, position, jwks_uri AS "jwksUri", audiences, algorithms,
+             identity_claim AS "identityClaim", identity_match AS "identityMatch",
+             account_claim AS "accountClaim", app_id_claims AS "appIdClaims",
+             scope_claim AS "scopeClaim", provisioning,
+             account_provider_id AS "accountProvider"
+        FROM token_issuer
+       WHERE tenant_id = ${tenantId} AND issuer = ${issuer}
+         FOR UPDATE`);
+    return row ?? null;
+  }
+}
