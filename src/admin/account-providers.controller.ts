@@ -33,7 +33,7 @@ import {
 } from '../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { answerCollection } from '../common/http/collection';
-import { conditionalJson, contentTag } from '../common/http/conditional';
+import { conditionalJson, createdJson } from '../common/http/conditional';
 import { ADMIN_PREFIX } from '../common/http/route-table';
 import { pageOf, PageQuery } from '../common/pagination';
 import { PROVIDER_ID } from '../common/validation/field-rules';
@@ -117,14 +117,11 @@ export class AccountProvidersController {
       body,
       actorOf(caller.appId),
     );
-    const json = JSON.stringify(provider);
-    res.setHeader(
-      'Location',
+    return createdJson(
+      res,
       `${req.path}/${encodeURIComponent(provider.accountProviderId)}`,
+      provider,
     );
-    res.setHeader('ETag', contentTag(json));
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    return json;
   }
 
   @Get(':accountProviderId')

@@ -5,12 +5,7 @@ import {
   SettingConflict,
 } from '../common/errors';
 import { ifMatchAllows } from '../common/http/if-match';
-import {
-  Collection,
-  invalidCursor,
-  Page,
-  pageFrom,
-} from '../common/pagination';
+import type { Collection, Page } from '../common/pagination';
 import { withoutNulls } from '../common/representation';
 import type { ProviderRow } from '../tenants/tenant-data';
 import type {
@@ -22,7 +17,7 @@ import {
   type ProviderRefusal,
   type ProviderSettings,
 } from './account-providers.repository';
-import { DEFAULT_LIMIT, invalid, tagOf } from './admin-rules';
+import { invalid, pageByPosition, tagOf } from './admin-rules';
 
 /** Providers are listed in their order: the order accounts are grouped in. */
 export const PROVIDERS_ORDER = ['position'] as const;
@@ -95,15 +90,11 @@ export class AccountProvidersService {
     tenantId: string,
     page: Page,
   ): Promise<Collection<ProviderResponse[]>> {
-    const limit = page.limit ?? DEFAULT_LIMIT;
-    const after = page.after && Number(page.after[0]);
-    if (after !== undefined && !Number.isSafeInteger(after))
-      throw invalidCursor();
-    const rows = await this.providers.findProviders(tenantId, after, limit + 1);
-    const { items, next } = pageFrom(rows, { limit }, (row) => [
-      String(row.position),
-    ]);
-    return { items: items.map(providerResponse), next };
+    return pageByPosition(
+      page,
+      (after, limit) => this.providers.findProviders(tenantId, after, limit),
+      providerResponse,
+    );
   }
 
   async provider(tenantId: string, id: string): Promise<ProviderResponse> {

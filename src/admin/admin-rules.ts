@@ -1,4 +1,10 @@
 import { InvalidRequest } from '../common/errors';
+import {
+  Collection,
+  invalidCursor,
+  Page,
+  pageFrom,
+} from '../common/pagination';
 import { contentTag } from '../common/http/conditional';
 import type { FieldError } from '../common/validation/field-errors';
 
@@ -28,3 +34,23 @@ export const tagOf = (body: object) =>
 
 /** The actor an app token of the admin API is in the audit log. */
 export const actorOf = (appId: string) => `app:${appId}`;
+
+/**
+ * A page of rows kept in their tenant's order (`position`): `fetch` reads
+ * up to `limit` of them after a position; each is shown as `show` says.
+ */
+export async function pageByPosition<Row extends { position: number }, Shown>(
+  page: Page,
+  fetch: (after: number | undefined, limit: number) => Promise<Row[]>,
+  show: (row: Row) => Shown,
+): Promise<Collection<Shown[]>> {
+  const limit = page.limit ?? DEFAULT_LIMIT;
+  const after = page.after && Number(page.after[0]);
+  if (after !== undefined && !Number.isSafeInteger(after))
+    throw invalidCursor();
+  const rows = await fetch(after, limit + 1);
+  const { items, next } = pageFrom(rows, { limit }, (row) => [
+    String(row.position),
+  ]);
+  return { items: items.map(show), next };
+}

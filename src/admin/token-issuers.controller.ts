@@ -33,7 +33,7 @@ import {
 } from '../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { answerCollection } from '../common/http/collection';
-import { conditionalJson, contentTag } from '../common/http/conditional';
+import { conditionalJson, createdJson } from '../common/http/conditional';
 import { ADMIN_PREFIX } from '../common/http/route-table';
 import { pageOf, PageQuery } from '../common/pagination';
 import { JsonBodyPipe } from '../common/validation/json-body.pipe';
@@ -117,11 +117,7 @@ export class TokenIssuersController {
       body,
       actorOf(caller.appId),
     );
-    const json = JSON.stringify(issuer);
-    res.setHeader('Location', `${req.path}/${issuer.id}`);
-    res.setHeader('ETag', contentTag(json));
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    return json;
+    return createdJson(res, `${req.path}/${issuer.id}`, issuer);
   }
 
   @Get(':issuerId')

@@ -7,18 +7,13 @@ import {
   SettingConflict,
 } from '../common/errors';
 import { ifMatchAllows } from '../common/http/if-match';
-import {
-  Collection,
-  invalidCursor,
-  Page,
-  pageFrom,
-} from '../common/pagination';
+import type { Collection, Page } from '../common/pagination';
 import { withoutNulls } from '../common/representation';
 import type { FieldError } from '../common/validation/field-errors';
 import type { IssuerRow } from '../tenants/tenant-data';
 import type { TokenIssuerEntry } from '../tenants/tenant-file.dto';
 import { issuerRow } from '../tenants/tenant-file.validator';
-import { DEFAULT_LIMIT, invalid, invalidFields, tagOf } from './admin-rules';
+import { invalid, invalidFields, pageByPosition, tagOf } from './admin-rules';
 import {
   type IssuerRefusal,
   TokenIssuersRepository,
@@ -94,15 +89,11 @@ export class TokenIssuersService {
     tenantId: string,
     page: Page,
   ): Promise<Collection<IssuerResponse[]>> {
-    const limit = page.limit ?? DEFAULT_LIMIT;
-    const after = page.after && Number(page.after[0]);
-    if (after !== undefined && !Number.isSafeInteger(after))
-      throw invalidCursor();
-    const rows = await this.issuers.findIssuers(tenantId, after, limit + 1);
-    const { items, next } = pageFrom(rows, { limit }, (row) => [
-      String(row.position),
-    ]);
-    return { items: items.map(issuerResponse), next };
+    return pageByPosition(
+      page,
+      (after, limit) => this.issuers.findIssuers(tenantId, after, limit),
+      issuerResponse,
+    );
   }
 
   /** The issuer with this id (or, for the command line, this URL). */

@@ -50,3 +50,20 @@ export function conditionalJson(
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   return conditional(req, res, contentTag(json), json);
 }
+
+/**
+ * Answers 201 with what was made: its JSON, its tag and where it is from
+ * now on (`Location`).
+ */
+export function createdJson(
+  res: Response,
+  location: string,
+  body: object,
+): string {
+  const json = JSON.stringify(body);
+  res.status(201);
+  res.setHeader('Location', location);
+  res.setHeader('ETag', contentTag(json));
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  return json;
+}
