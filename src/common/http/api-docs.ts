@@ -86,7 +86,10 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
     ApiBearerAuth('bearer'),
     ApiTenant(),
     ApiAccessToken(),
-    ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
+    // 404 everywhere: another tenant's admin token finds no administration.
+    ApiProblems(
+      ...new Set([400, 401, 403, 404, 406, 429, 500, 503, ...statuses]),
+    ),
   );
 
 /** A route of the administration API: the tenant in the path, a tenant:admin app token. */
@@ -95,7 +98,10 @@ export const ApiAdminRoute = (...statuses: number[]) =>
     ApiBearerAuth('admin_bearer'),
     ApiTenant(),
     ApiSecurity('admin_access_token'),
-    ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
+    // 404 everywhere: another tenant's admin token finds no administration.
+    ApiProblems(
+      ...new Set([400, 401, 403, 404, 406, 429, 500, 503, ...statuses]),
+    ),
   );
 
 /**
