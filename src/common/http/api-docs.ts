@@ -86,10 +86,7 @@ export const ApiIdentityRoute = (...statuses: number[]) =>
     ApiBearerAuth('bearer'),
     ApiTenant(),
     ApiAccessToken(),
-    // 404 everywhere: another tenant's admin token finds no administration.
-    ApiProblems(
-      ...new Set([400, 401, 403, 404, 406, 429, 500, 503, ...statuses]),
-    ),
+    ApiProblems(400, 401, 403, 406, 429, 500, 503, ...statuses),
   );
 
 /** A route of the administration API: the tenant in the path, a tenant:admin app token. */
