@@ -100,6 +100,7 @@ describe('repositories', () => {
       .findTokenCaller(hashTokenSecret(TOKENS.ada));
     const { identity, ...token } = caller!;
     expect(typesOf(token)).toStrictEqual({
+      tokenId: 'string',
       tenantId: 'string',
       type: 'string',
       accountId: 'string',
@@ -107,6 +108,7 @@ describe('repositories', () => {
       scopes: 'object',
       expiresAt: 'null',
       revokedAt: 'null',
+      lastUsedAt: 'null',
       isAdmin: 'boolean',
     });
     expectIdentityRecord(identity);
