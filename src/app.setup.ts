@@ -129,7 +129,14 @@ class QueryAwareValidationPipe extends ValidationPipe {
   async transform(value: unknown, metadata: ArgumentMetadata) {
     if (metadata.type === 'query' && metadata.metatype && isEmptyObject(value))
       return new (metadata.metatype as new () => object)();
-    if (metadata.type === 'query' && metadata.metatype)
+    // The whole query only: @Query('name') hands over one value.
+    if (
+      metadata.type === 'query' &&
+      metadata.metatype &&
+      metadata.data === undefined &&
+      typeof value === 'object' &&
+      value !== null
+    )
       refuseBracketed(value as Record<string, unknown>, metadata.metatype);
     return super.transform(value, metadata);
   }

@@ -45,10 +45,13 @@ const USAGE = `Usage: npm run cli -- <command>
   token list --tenant <t>              list tokens with their ids (never their secrets)
   tenant show --tenant <t>             print the tenant's settings
   tenant set --tenant <t> [--name <name>] [--admin-role <role> ... | --no-admin-roles]
-                                       change its name or admin roles (the list whole)
+             [--link-return-url <url> ...]
+                                       change its name, admin roles or return URLs (each list whole)
   provider list|show|add|set|remove --tenant <t> [<id>]
       add <id> --sign-in-url <url> [--display-name <n>] [--image-url <url>]
-               [--multiple-accounts]     add an account provider after the others
+               [--multiple-accounts] [--json <object>]
+                                       add an account provider after the others
+                                       (--json: any key, e.g. link settings)
       set <id> [the same options] [--single-account]
                                        change the options given, keep the others
       remove <id> [--delete-accounts]  remove it (with its accounts, when asked)
@@ -96,6 +99,7 @@ async function main(argv: string[]): Promise<void> {
       name: { type: 'string' },
       'admin-role': { type: 'string', multiple: true },
       'no-admin-roles': { type: 'boolean' },
+      'link-return-url': { type: 'string', multiple: true },
       'sign-in-url': { type: 'string' },
       'display-name': { type: 'string' },
       'image-url': { type: 'string' },
@@ -259,6 +263,9 @@ async function run(
           adminRoles: opts['admin-role'] as string[],
         }),
         ...(opts['no-admin-roles'] && { adminRoles: [] }),
+        ...(opts['link-return-url'] && {
+          linkReturnUrls: opts['link-return-url'] as string[],
+        }),
       };
       if (!Object.keys(patch).length)
         throw new UsageError(`Nothing to set.\n\n${USAGE}`);
@@ -300,6 +307,8 @@ async function run(
           '--multiple-accounts and --single-account exclude each other.',
         );
       const given = {
+        // --json gives any key, link settings included; the options win.
+        ...(opts.json !== undefined && jsonOption(opts)),
         ...(typeof opts['sign-in-url'] === 'string' && {
           signInUrl: opts['sign-in-url'],
         }),

@@ -63,6 +63,7 @@ describe('the tenant administration API (tenant:admin)', () => {
       id: tenant.id,
       name: 'Admin API',
       adminRoles: ['admin'],
+      linkReturnUrls: [],
     });
     await admin()
       .get('/tenant')
@@ -76,6 +77,7 @@ describe('the tenant administration API (tenant:admin)', () => {
       id: tenant.id,
       name: 'Admin API',
       adminRoles: ['admin', 'ops'],
+      linkReturnUrls: [],
     });
     expect(changed.headers.etag).not.toBe(res.headers.etag);
     // The old tag no longer matches: 412, nothing changes.
@@ -93,11 +95,17 @@ describe('the tenant administration API (tenant:admin)', () => {
         actor: 'app:console',
         action: 'tenant.updated',
         target: 'tenant',
-        before: { id: tenant.id, name: 'Admin API', adminRoles: ['admin'] },
+        before: {
+          id: tenant.id,
+          name: 'Admin API',
+          adminRoles: ['admin'],
+          linkReturnUrls: [],
+        },
         after: {
           id: tenant.id,
           name: 'Admin API',
           adminRoles: ['admin', 'ops'],
+          linkReturnUrls: [],
         },
         occurredAt: expect.stringMatching(/Z$/),
       },

@@ -197,23 +197,62 @@ describe('the admin API’s account providers and token issuers', () => {
         'provider.created',
         'provider:gitlab',
         undefined,
-        { ...gitlab, displayName: null, providerImageUrl: null },
+        { ...gitlab, displayName: null, providerImageUrl: null, link: null },
       ],
       [
         'app:console',
         'provider.updated',
         'provider:gitlab',
-        { ...gitlab, displayName: null, providerImageUrl: null },
-        { ...replaced.body, providerImageUrl: null },
+        { ...gitlab, displayName: null, providerImageUrl: null, link: null },
+        { ...replaced.body, providerImageUrl: null, link: null },
       ],
       [
         'app:console',
         'provider.deleted',
         'provider:gitlab',
-        { ...replaced.body, providerImageUrl: null },
+        { ...replaced.body, providerImageUrl: null, link: null },
         undefined,
       ],
     ]);
+  });
+
+  it('keeps a provider’s link settings, checked as the tenant file’s', async () => {
+    const link = {
+      type: 'oidc',
+      issuer: 'https://login.example.test/',
+      clientId: 'identity',
+      clientSecretEnv: 'GITLAB_CLIENT_SECRET',
+    };
+    const made = await send('post', '/account-providers', {
+      accountProviderId: 'gitlab',
+      signInUrl: 'https://login.example.test/gitlab',
+      link,
+    }).expect(201);
+    expect(made.body).toStrictEqual({
+      accountProviderId: 'gitlab',
+      signInUrl: 'https://login.example.test/gitlab',
+      allowsMultipleAccounts: false,
+      link,
+    });
+    for (const [changed, detail] of [
+      [
+        { ...link, clientSecret: 'in clear' },
+        'link.clientSecret is not a known field',
+      ],
+      [
+        { ...link, issuer: undefined },
+        'link.issuer is required for OpenID Connect',
+      ],
+    ] as const) {
+      const res = await send('put', '/account-providers/gitlab', {
+        signInUrl: 'https://login.example.test/gitlab',
+        link: changed,
+      });
+      expect([res.status, res.body.detail]).toStrictEqual([400, detail]);
+    }
+    expect(
+      (await get('/account-providers/gitlab').expect(200)).body,
+    ).toStrictEqual(made.body);
   });
 
   it('refuses provider changes that would break the tenant’s data, and changes nothing', async () => {

@@ -425,6 +425,50 @@ describe('command line', () => {
           signInUrl: 'https://gitlab.example.test/link',
           allowsMultipleAccounts: true,
         });
+        const link = {
+          type: 'oidc',
+          issuer: 'http://127.0.0.1:9/',
+          clientId: 'cli',
+          clientSecretEnv: 'GITLAB_SECRET',
+        };
+        expect(
+          json(
+            cli(
+              'provider',
+              'set',
+              '--tenant',
+              'example',
+              'gitlab',
+              '--json',
+              JSON.stringify({ link }),
+            ),
+          ).link,
+        ).toStrictEqual(link);
+        expect(
+          json(
+            cli(
+              'provider',
+              'set',
+              '--tenant',
+              'example',
+              'gitlab',
+              '--json',
+              '{"link":null}',
+            ),
+          ).link,
+        ).toBeUndefined();
+        expect(
+          json(
+            cli(
+              'tenant',
+              'set',
+              '--tenant',
+              'example',
+              '--link-return-url',
+              'https://app.example.test/linked',
+            ),
+          ).linkReturnUrls,
+        ).toStrictEqual(['https://app.example.test/linked']);
         expect(
           cli(
             'provider',
@@ -532,6 +576,9 @@ describe('command line', () => {
             ['cli', 'tenant.updated', 'tenant'],
             ['cli', 'provider.created', 'provider:gitlab'],
             ['cli', 'provider.updated', 'provider:gitlab'],
+            ['cli', 'provider.updated', 'provider:gitlab'],
+            ['cli', 'provider.updated', 'provider:gitlab'],
+            ['cli', 'tenant.updated', 'tenant'],
             ['cli', 'issuer.created', 'issuer:http://127.0.0.1:9/cli'],
             ['cli', 'issuer.updated', 'issuer:http://127.0.0.1:9/cli'],
             ['cli', 'issuer.deleted', 'issuer:http://127.0.0.1:9/cli'],

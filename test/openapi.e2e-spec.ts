@@ -74,6 +74,8 @@ describe('the OpenAPI document', () => {
       `${BY_ID}/friends`,
       `${BY_ID}/friends/{friendId}`,
       `${BY_ID}/roles`,
+      '/{tenant}/link/v1/callback',
+      '/{tenant}/link/v1/{accountProviderId}/start',
       ...SCIM_PATHS,
     ]);
     expect(

@@ -158,6 +158,8 @@ describe('repositories', () => {
       providerDisplayName: 'string',
       providerImageUrl: 'string',
       signInUrl: 'string',
+      linkable: 'boolean',
+      linkAttempts: 'number',
       allowsMultipleAccounts: 'boolean',
       accountId: 'string',
       issuedUserId: 'string',

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PROVIDER_ID } from '../common/validation/field-rules';
 
 /** An account as the API returns it; examples from the demo tenant. */
@@ -84,4 +85,58 @@ export class AccountProviderResponse {
     example: 'https://login.demo.example/demo/google/link',
   })
   signInUrl: string;
+}
+
+/** The query of a link URL (docs/api.md, linking an account). */
+export class LinkStartQuery {
+  @IsString({ message: 'must be given once' })
+  @Matches(/^[A-Za-z0-9_.-]{1,300}$/, { message: 'is not a link ticket' })
+  @ApiProperty({
+    description: 'the ticket the accounts list put in the URL',
+    pattern: '^[A-Za-z0-9_.-]{1,300}$',
+    maxLength: 300,
+  })
+  ticket: string;
+
+  @IsOptional()
+  @IsString({ message: 'must be given once' })
+  @MaxLength(2048, { message: 'must be at most 2048 characters' })
+  @ApiPropertyOptional({
+    description:
+      'where the browser goes afterwards: one of the tenant’s linkReturnUrls (the first when left out)',
+    format: 'uri',
+    maxLength: 2048,
+  })
+  redirect_uri?: string;
+}
+
+/** What a provider sends back to the callback (RFC 6749 §4.1.2). */
+export class LinkCallbackQuery {
+  @IsString({ message: 'must be given once' })
+  @Matches(/^[A-Za-z0-9_-]{1,128}$/, { message: 'is not a link state' })
+  @ApiProperty({ pattern: '^[A-Za-z0-9_-]{1,128}$', maxLength: 128 })
+  state: string;
+
+  @IsOptional()
+  @IsString({ message: 'must be given once' })
+  @MaxLength(4096, { message: 'must be at most 4096 characters' })
+  @ApiPropertyOptional({ maxLength: 4096, pattern: '^[\\x20-\\x7E]*$' })
+  code?: string;
+
+  @IsOptional()
+  @IsString({ message: 'must be given once' })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
+  @ApiPropertyOptional({ maxLength: 200, pattern: '^[\\x20-\\x7E]*$' })
+  error?: string;
+
+  @IsOptional()
+  @IsString({ message: 'must be given once' })
+  @MaxLength(2048, { message: 'must be at most 2048 characters' })
+  @ApiPropertyOptional({ maxLength: 2048, format: 'uri' })
+  iss?: string;
+
+  // Sent by providers beside an error; read by nobody, never refused.
+  @IsOptional() @IsString() error_description?: string;
+  @IsOptional() @IsString() error_uri?: string;
+  @IsOptional() @IsString() session_state?: string;
 }

@@ -11,6 +11,8 @@ const provider = (
   providerImageUrl: null,
   signInUrl: `https://login.example/${id}`,
   allowsMultipleAccounts,
+  linkable: false,
+  linkAttempts: 0,
   accountId: null,
   issuedUserId: null,
   accountPrivatePersonalIdentifier: null,

@@ -10,6 +10,10 @@ export interface ProviderAccountRecord {
   providerImageUrl: string | null;
   signInUrl: string;
   allowsMultipleAccounts: boolean;
+  /** Whether the provider has link settings (docs/api.md, linking an account). */
+  linkable: boolean;
+  /** How many link attempts at it the identity has started lately (0 when not linkable). */
+  linkAttempts: number;
   accountId: string | null;
   issuedUserId: string | null;
   accountPrivatePersonalIdentifier: string | null;
@@ -53,6 +57,11 @@ export class AccountsRepository {
       SELECT p.account_provider_id AS "accountProviderId", p.display_name AS "providerDisplayName",
              p.provider_image_url AS "providerImageUrl", p.sign_in_url AS "signInUrl",
              p.allows_multiple_accounts AS "allowsMultipleAccounts",
+             p.link IS NOT NULL AS "linkable",
+             CASE WHEN p.link IS NULL THEN 0 ELSE (
+               SELECT count(*)::int FROM link_attempt la
+                WHERE la.tenant_id = p.tenant_id AND la.identity_id = ${identityId}
+                  AND la.account_provider_id = p.account_provider_id) END AS "linkAttempts",
              a.account_id AS "accountId", a.issued_user_id AS "issuedUserId",
              a.account_private_personal_identifier AS "accountPrivatePersonalIdentifier",
              a.display_name AS "displayName", a.email_address AS "emailAddress",

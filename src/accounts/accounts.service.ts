@@ -10,10 +10,14 @@ import {
 } from '../common/errors';
 import { isStorableText } from '../common/validation/field-rules';
 import { AccountsRepository, NewAccount } from './accounts.repository';
+import { LinkTickets } from './link-tickets';
 
 @Injectable()
 export class AccountsService {
-  constructor(private readonly accounts: AccountsRepository) {}
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly tickets: LinkTickets,
+  ) {}
 
   /**
    * Records an account of the identity (docs/api.md, recording accounts)
@@ -105,6 +109,17 @@ export class AccountsService {
       caller.tenantId,
       identityId,
     );
+    // Only the identity itself links through a browser: its own list
+    // gives a provider with link settings the service's link URL.
+    if (caller.kind === 'access' && caller.identityId === identityId)
+      for (const row of rows)
+        if (row.linkable)
+          row.signInUrl = await this.tickets.linkUrl(
+            caller.tenantId,
+            identityId,
+            row.accountProviderId,
+            row.linkAttempts,
+          );
     return toAccountProviders(
       rows,
       caller.kind === 'access' ? caller.accountId : null,

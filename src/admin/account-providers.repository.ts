@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { Prisma } from '../generated/prisma/client';
 import { appendAdminEvent, appendEvents } from '../events/events.repository';
-import type { ProviderRow } from '../tenants/tenant-data';
+import type { LinkRow, ProviderRow } from '../tenants/tenant-data';
 import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
 
 export type ProviderSettings = Omit<
@@ -25,7 +25,12 @@ const COLUMNS = {
   providerImageUrl: true,
   signInUrl: true,
   allowsMultipleAccounts: true,
+  link: true,
 } as const;
+
+/** Link settings as the client stores them: SQL NULL for none. */
+const storedLink = (link: LinkRow | null) =>
+  link === null ? Prisma.DbNull : ({ ...link } as Prisma.InputJsonObject);
 
 /** A provider as the audit log holds it: its settings by their API names. */
 const described = ({ position: _p, ...row }: ProviderRow) => row;
@@ -39,12 +44,12 @@ export class AccountProvidersRepository {
   constructor(private readonly database: Database) {}
 
   /** The providers in their order, after position `after`. */
-  findProviders(
+  async findProviders(
     tenantId: string,
     after: number | undefined,
     limit: number,
   ): Promise<ProviderRow[]> {
-    return this.database.prisma.accountProvider.findMany({
+    return (await this.database.prisma.accountProvider.findMany({
       where: {
         tenantId,
         ...(after !== undefined && { position: { gt: after } }),
@@ -52,16 +57,19 @@ export class AccountProvidersRepository {
       orderBy: { position: 'asc' },
       take: limit,
       select: COLUMNS,
-    });
+    })) as ProviderRow[];
   }
 
-  findProvider(tenantId: string, id: string): Promise<ProviderRow | null> {
-    return this.database.prisma.accountProvider.findUnique({
+  async findProvider(
+    tenantId: string,
+    id: string,
+  ): Promise<ProviderRow | null> {
+    return (await this.database.prisma.accountProvider.findUnique({
       where: {
         tenantId_accountProviderId: { tenantId, accountProviderId: id },
       },
       select: COLUMNS,
-    });
+    })) as ProviderRow | null;
   }
 
   /** Adds the provider after the others. */
@@ -78,15 +86,16 @@ export class AccountProvidersRepository {
         where: { tenantId },
         _max: { position: true },
       });
-      const row = await tx.accountProvider.create({
+      const row = (await tx.accountProvider.create({
         data: {
           tenantId,
           accountProviderId: id,
           position: (_max.position ?? -1) + 1,
           ...settings,
+          link: storedLink(settings.link),
         },
         select: COLUMNS,
-      });
+      })) as ProviderRow;
       await appendAdminEvent(tx, tenantId, {
         actor,
         action: 'provider.created',
@@ -133,7 +142,7 @@ export class AccountProvidersRepository {
         where: {
           tenantId_accountProviderId: { tenantId, accountProviderId: id },
         },
-        data: settings,
+        data: { ...settings, link: storedLink(settings.link) },
       });
       await appendAdminEvent(tx, tenantId, {
         actor,
@@ -217,7 +226,8 @@ export class AccountProvidersRepository {
     const [row] = await tx.$queryRaw<ProviderRow[]>(Prisma.sql`
       SELECT account_provider_id AS "accountProviderId", position,
              display_name AS "displayName", provider_image_url AS "providerImageUrl",
-             sign_in_url AS "signInUrl", allows_multiple_accounts AS "allowsMultipleAccounts"
+             sign_in_url AS "signInUrl", allows_multiple_accounts AS "allowsMultipleAccounts",
+             link
         FROM account_provider
        WHERE tenant_id = ${tenantId} AND account_provider_id = ${id}
          FOR UPDATE`);

@@ -7,7 +7,9 @@ import {
 import { ifMatchAllows } from '../common/http/if-match';
 import type { Collection, Page } from '../common/pagination';
 import { withoutNulls } from '../common/representation';
-import type { ProviderRow } from '../tenants/tenant-data';
+import type { FieldError } from '../common/validation/field-errors';
+import type { LinkRow, ProviderRow } from '../tenants/tenant-data';
+import { linkRow } from '../tenants/tenant-file.validator';
 import type {
   AccountProviderEntry,
   AccountProviderSettings,
@@ -17,7 +19,7 @@ import {
   type ProviderRefusal,
   type ProviderSettings,
 } from './account-providers.repository';
-import { invalid, pageByPosition, tagOf } from './admin-rules';
+import { invalid, invalidFields, pageByPosition, tagOf } from './admin-rules';
 
 /** Providers are listed in their order: the order accounts are grouped in. */
 export const PROVIDERS_ORDER = ['position'] as const;
@@ -26,7 +28,7 @@ export const PROVIDERS_ORDER = ['position'] as const;
 export type ProviderResponse = Pick<
   ProviderRow,
   'accountProviderId' | 'signInUrl' | 'allowsMultipleAccounts'
-> & { displayName?: string; providerImageUrl?: string };
+> & { displayName?: string; providerImageUrl?: string; link?: LinkRow };
 
 export function providerResponse({
   position: _position,
@@ -35,12 +37,19 @@ export function providerResponse({
   return withoutNulls(row) as ProviderResponse;
 }
 
+/** The settings to store; 400 naming what breaks the link settings' rules. */
 function settingsOf(body: AccountProviderSettings): ProviderSettings {
+  const errors: FieldError[] = [];
+  const link = linkRow(body.link, (field, message) =>
+    errors.push({ field: `link.${field}`, message }),
+  );
+  if (errors.length) throw invalidFields(errors);
   return {
     displayName: body.displayName ?? null,
     providerImageUrl: body.providerImageUrl ?? null,
     signInUrl: body.signInUrl,
     allowsMultipleAccounts: body.allowsMultipleAccounts ?? false,
+    link,
   };
 }
 

@@ -96,7 +96,13 @@ export class AdminController {
   // leaves it to JsonBodyPipe (which refuses unknown keys, not drops them).
   async patchSettings(
     @Caller() caller: AppCaller,
-    @Body(new JsonBodyPipe(TenantSettingsPatch, ['name', 'adminRoles']))
+    @Body(
+      new JsonBodyPipe(TenantSettingsPatch, [
+        'name',
+        'adminRoles',
+        'linkReturnUrls',
+      ]),
+    )
     patch: Readonly<TenantSettingsPatch>,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,

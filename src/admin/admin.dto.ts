@@ -20,6 +20,7 @@ export const ISSUER_ID = /^[A-Za-z0-9_-]{22}$/;
 import { Absent, IsText, IsTextList } from '../common/validation/field-rules';
 import {
   AccountProviderSettings,
+  AreReturnUrls,
   TokenIssuerEntry,
 } from '../tenants/tenant-file.dto';
 
@@ -35,6 +36,12 @@ export class TenantSettingsResponse {
     example: ['admin'],
   })
   adminRoles: string[];
+  @ApiProperty({
+    type: [String],
+    description:
+      'where a browser may be sent after linking an account (a link URL’s redirect_uri must be one); the first is the default',
+  })
+  linkReturnUrls: string[];
 }
 
 /** PATCH of the settings: the keys it names are replaced. */
@@ -64,6 +71,8 @@ export class TenantSettingsPatch {
     maxItems: 100,
   })
   adminRoles?: string[];
+
+  @Absent() @AreReturnUrls() linkReturnUrls?: string[];
 }
 
 export class TokenResponse {
@@ -220,6 +229,7 @@ export const PROVIDER_KEYS = [
   'providerImageUrl',
   'signInUrl',
   'allowsMultipleAccounts',
+  'link',
 ] as const;
 
 /** The keys a token issuer's body may have. */

@@ -7,6 +7,7 @@ export interface TenantSettings {
   id: string;
   name: string;
   adminRoles: string[];
+  linkReturnUrls: string[];
 }
 
 export type SettingsChanges = Partial<Omit<TenantSettings, 'id'>>;
@@ -19,7 +20,12 @@ export class AdminRepository {
   findSettings(tenantId: string): Promise<TenantSettings | null> {
     return this.database.prisma.tenant.findUnique({
       where: { id: tenantId },
-      select: { id: true, name: true, adminRoles: true },
+      select: {
+        id: true,
+        name: true,
+        adminRoles: true,
+        linkReturnUrls: true,
+      },
     });
   }
 
@@ -36,7 +42,8 @@ export class AdminRepository {
   ): Promise<TenantSettings | 'stale' | null> {
     return this.database.prisma.$transaction(async (tx) => {
       const [current] = await tx.$queryRaw<TenantSettings[]>`
-        SELECT id, name, admin_roles AS "adminRoles" FROM tenant
+        SELECT id, name, admin_roles AS "adminRoles",
+               link_return_urls AS "linkReturnUrls" FROM tenant
          WHERE id = ${tenantId} FOR UPDATE`;
       if (!current) return null;
       const changes = plan(current);

@@ -95,6 +95,9 @@ export class AdminService {
       ...(patch.adminRoles !== undefined && {
         adminRoles: [...new Set(patch.adminRoles)],
       }),
+      ...(patch.linkReturnUrls !== undefined && {
+        linkReturnUrls: [...new Set(patch.linkReturnUrls)],
+      }),
     };
     const result = await this.admin.updateSettings(
       tenantId,

@@ -113,16 +113,26 @@ async function readBounded(
 export async function fetchFromIssuer(
   url: string,
   label: string,
-  init: { signal: AbortSignal; headers?: HeadersInit },
+  init: {
+    signal?: AbortSignal | null;
+    headers?: HeadersInit;
+    /** GET unless said; the token endpoint of a linked provider is a POST. */
+    method?: string;
+    body?: string | URLSearchParams | null;
+  },
 ): Promise<Response> {
   const problem = outboundUrlProblem(url);
   if (problem) throw new IssuerFetchError(`${label}: ${problem}`);
   let res: Awaited<ReturnType<typeof undiciFetch>>;
   try {
     res = await undiciFetch(url, {
-      signal: init.signal,
+      signal: init.signal ?? undefined,
       headers: [...new Headers(init.headers)],
-      method: 'GET',
+      method: init.method ?? 'GET',
+      body:
+        init.body === null || init.body === undefined
+          ? undefined
+          : String(init.body),
       redirect: 'manual',
       dispatcher: issuerAgent,
     });

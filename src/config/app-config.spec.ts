@@ -29,6 +29,9 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 65000,
       jwksCooldownMs: 30000,
       jwksTimeoutMs: 3000,
+      publicUrl: 'http://localhost:3000',
+      linkTicketSeconds: 300,
+      linkAttemptSeconds: 600,
     });
   });
 
@@ -62,6 +65,9 @@ describe('loadConfig', () => {
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
         JWKS_COOLDOWN_MS: '1000',
         JWKS_TIMEOUT_MS: '500',
+        PUBLIC_URL: 'https://id.example.com/base',
+        LINK_TICKET_SECONDS: '60',
+        LINK_ATTEMPT_SECONDS: '120',
       }),
     ).toStrictEqual({
       port: 8080,
@@ -93,6 +99,9 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 65000,
       jwksCooldownMs: 1000,
       jwksTimeoutMs: 500,
+      publicUrl: 'https://id.example.com/base',
+      linkTicketSeconds: 60,
+      linkAttemptSeconds: 120,
     });
   });
 
@@ -156,6 +165,12 @@ describe('loadConfig', () => {
       'must be a whole number from 10 to 600000',
     ],
     ['MIGRATE_ON_START', 'yes', 'must be true or false'],
+    [
+      'PUBLIC_URL',
+      'https://id.example.com/',
+      'must be the http(s) address browsers reach the service at, without a query or a trailing slash',
+    ],
+    ['LINK_TICKET_SECONDS', '5', 'must be a whole number from 10 to 3600'],
     [
       'LOG_LEVEL',
       'loud',

@@ -78,6 +78,15 @@ export class AppConfig {
   keepAliveTimeoutMs: number;
   /** How long an unknown JWT key id waits before the JWKS is fetched again. */
   jwksCooldownMs: number;
+  /**
+   * The service's address as browsers reach it (PUBLIC_URL), without a
+   * trailing slash: link URLs and the callback providers send browsers to.
+   */
+  publicUrl: string;
+  /** How long a link ticket's time window is: a ticket lives one to two of them. */
+  linkTicketSeconds: number;
+  /** How long a browser may take at the provider before the callback. */
+  linkAttemptSeconds: number;
   /** Longest wait for a JWKS or discovery document. */
   jwksTimeoutMs: number;
 }
@@ -210,6 +219,15 @@ class Environment {
   @WholeNumber(1000, 600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
   @WholeNumber(0, 3_600_000) JWKS_COOLDOWN_MS: number = 30_000;
   @WholeNumber(100, 60_000) JWKS_TIMEOUT_MS: number = 3_000;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/, {
+    message:
+      'must be the http(s) address browsers reach the service at, without a query or a trailing slash',
+  })
+  PUBLIC_URL?: string;
+  @WholeNumber(10, 3600) LINK_TICKET_SECONDS: number = 300;
+  @WholeNumber(10, 3600) LINK_ATTEMPT_SECONDS: number = 600;
 }
 
 export class ConfigError extends Error {}
@@ -310,5 +328,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     keepAliveTimeoutMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     jwksCooldownMs: parsed.JWKS_COOLDOWN_MS,
     jwksTimeoutMs: parsed.JWKS_TIMEOUT_MS,
+    publicUrl: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+    linkTicketSeconds: parsed.LINK_TICKET_SECONDS,
+    linkAttemptSeconds: parsed.LINK_ATTEMPT_SECONDS,
   };
 }

@@ -7,6 +7,27 @@ export interface TenantRow {
   id: string;
   name: string;
   adminRoles: string[];
+  /** Where a browser may be sent after linking an account; the first is the default. */
+  linkReturnUrls: string[];
+}
+
+/** A provider's link settings, as the tenant file and the admin API give them (tenant-file.dto.ts, LinkSettings). */
+export interface LinkRow {
+  type: 'oidc' | 'oauth2';
+  issuer?: string;
+  authorizationEndpoint?: string;
+  tokenEndpoint?: string;
+  userInfoEndpoint?: string;
+  clientId: string;
+  clientSecretEnv?: string;
+  scopes?: string[];
+  claims?: {
+    issuedUserId?: string;
+    displayName?: string;
+    emailAddress?: string;
+    pictureUrl?: string;
+    accountProfileUrl?: string;
+  };
 }
 
 export interface ProviderRow {
@@ -16,6 +37,7 @@ export interface ProviderRow {
   providerImageUrl: string | null;
   signInUrl: string;
   allowsMultipleAccounts: boolean;
+  link: LinkRow | null;
 }
 
 /** An identity's fields as the importer writes them (identity-fields.ts). */

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -58,6 +59,8 @@ export const URL_MAX_LENGTH = 2048;
 /** The most audiences an issuer names, and how long each is. */
 const MAX_AUDIENCES = 100;
 const AUDIENCE_MAX_LENGTH = 512;
+/** The most return URLs a tenant allows after linking an account. */
+export const MAX_RETURN_URLS = 20;
 /** The most claims that may carry an app id. */
 const MAX_APP_ID_CLAIMS = 10;
 
@@ -198,6 +201,27 @@ export class TokenIssuerEntry {
   accountProvider?: string;
 }
 
+/** The tenant's return URLs after linking an account, in the file and the admin API. */
+export const AreReturnUrls = () =>
+  applyDecorators(
+    IsList(),
+    ArrayMaxSize(MAX_RETURN_URLS, {
+      message: `must have at most ${MAX_RETURN_URLS} items`,
+    }),
+    IsHttpUrl({ each: true }),
+    MaxLength(URL_MAX_LENGTH, {
+      each: true,
+      message: `each item must be at most ${URL_MAX_LENGTH} characters`,
+    }),
+    ApiPropertyOptional({
+      type: 'array',
+      items: { type: 'string', format: 'uri', maxLength: URL_MAX_LENGTH },
+      maxItems: MAX_RETURN_URLS,
+      description:
+        'where a browser may be sent after linking an account; the first is the default',
+    }),
+  );
+
 export class TenantEntry {
   @Required()
   @IsText()
@@ -218,6 +242,115 @@ export class TenantEntry {
   @ValidateNested({ each: true })
   @Type(() => TokenIssuerEntry)
   tokenIssuers?: TokenIssuerEntry[];
+
+  @Absent() @AreReturnUrls() linkReturnUrls?: string[];
+}
+
+export const LINK_TYPES = ['oidc', 'oauth2'] as const;
+/** An environment variable's name, as a client secret is referred to. */
+export const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/** A scope of OAuth 2.0 (RFC 6749 §3.3: no space, quote or backslash). */
+const OAUTH_SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/;
+const MAX_LINK_SCOPES = 20;
+
+const Endpoint = () =>
+  applyDecorators(
+    Absent(),
+    IsHttpUrl(),
+    UrlLength(),
+    IsIssuerUrl(),
+    ApiPropertyOptional({
+      ...URL_DOC,
+      description: 'plain OAuth 2.0 only (the same address rules as issuers)',
+    }),
+  );
+
+const ClaimName = (description: string) =>
+  applyDecorators(
+    Absent(),
+    IsText(),
+    Length(1, 200, { message: 'must be 1 to 200 characters' }),
+    ApiPropertyOptional({ ...CLAIM_DOC, description }),
+  );
+
+/** Which fields of a plain OAuth 2.0 provider's user info give the account's. */
+export class LinkClaims {
+  @ClaimName('the user id (required for plain OAuth 2.0), e.g. `id`')
+  issuedUserId?: string;
+  @ClaimName('e.g. `name` or `login`') displayName?: string;
+  @ClaimName('e.g. `email`') emailAddress?: string;
+  @ClaimName('e.g. `avatar_url`') pictureUrl?: string;
+  @ClaimName('e.g. `html_url`') accountProfileUrl?: string;
+}
+
+/**
+ * How the service links an account of a provider when a browser comes to
+ * its signInUrl (docs/api.md, linking an account): an OpenID Connect
+ * provider found by discovery, or a plain OAuth 2.0 one by its endpoints.
+ * The client secret is never in the file: only the name of the service's
+ * environment variable that holds it.
+ */
+export class LinkSettings {
+  @Required()
+  @IsIn(LINK_TYPES, { message: `must be one of ${LINK_TYPES.join(', ')}` })
+  @ApiProperty({ enum: LINK_TYPES })
+  type: (typeof LINK_TYPES)[number];
+
+  @Absent()
+  @IsHttpUrl()
+  @UrlLength()
+  @IsIssuerUrl()
+  @ApiPropertyOptional({
+    ...URL_DOC,
+    description:
+      'OpenID Connect only: the provider, found by discovery (the same address rules as issuers)',
+  })
+  issuer?: string;
+  @Endpoint() authorizationEndpoint?: string;
+  @Endpoint() tokenEndpoint?: string;
+  @Endpoint() userInfoEndpoint?: string;
+
+  @Required()
+  @IsText()
+  @Length(1, 512, { message: 'must be 1 to 512 characters' })
+  @ApiProperty({ ...TEXT_DOC, minLength: 1, maxLength: 512 })
+  clientId: string;
+
+  @Absent()
+  @Matches(ENV_NAME, { message: `must match ${ENV_NAME}` })
+  @ApiPropertyOptional({
+    pattern: ENV_NAME.source,
+    maxLength: 128,
+    description:
+      'the environment variable of the service that holds the client secret (the secret itself is never in a file or an answer); none: a public client, PKCE only',
+  })
+  clientSecretEnv?: string;
+
+  @Absent()
+  @IsList()
+  @ArrayMaxSize(MAX_LINK_SCOPES, {
+    message: `must have at most ${MAX_LINK_SCOPES} items`,
+  })
+  @Matches(OAUTH_SCOPE, {
+    each: true,
+    message:
+      'each item must be an OAuth 2.0 scope (1 to 200 characters, no space)',
+  })
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', pattern: OAUTH_SCOPE.source, maxLength: 200 },
+    maxItems: MAX_LINK_SCOPES,
+    description:
+      'default: `openid profile email` for OpenID Connect, none for plain OAuth 2.0',
+  })
+  scopes?: string[];
+
+  @Absent()
+  @IsObject({ message: 'must be an object' })
+  @ValidateNested()
+  @Type(() => LinkClaims)
+  @ApiPropertyOptional({ type: LinkClaims })
+  claims?: LinkClaims;
 }
 
 /** An account provider's settings: all but its id, what the admin API's PUT replaces. */
@@ -247,6 +380,17 @@ export class AccountProviderSettings {
     description: 'whether an identity may have several accounts here',
   })
   allowsMultipleAccounts?: boolean;
+
+  @Absent()
+  @IsObject({ message: 'must be an object' })
+  @ValidateNested()
+  @Type(() => LinkSettings)
+  @ApiPropertyOptional({
+    type: LinkSettings,
+    description:
+      'how signInUrl links an account for real; without it, signInUrl is given as it is',
+  })
+  link?: LinkSettings;
 }
 
 export class AccountProviderEntry extends AccountProviderSettings {

@@ -17,6 +17,7 @@ import {
 import {
   IdentityEntry,
   JWT_ALGORITHMS,
+  LinkSettings,
   TenantFile,
   TokenIssuerEntry,
 } from './tenant-file.dto';
@@ -26,7 +27,13 @@ import {
   IDENTITY_FIELDS,
   PRIMARIES,
 } from '../identity/identity-fields';
-import { AccountRow, IdentityRow, IssuerRow, TenantData } from './tenant-data';
+import {
+  AccountRow,
+  IdentityRow,
+  IssuerRow,
+  LinkRow,
+  TenantData,
+} from './tenant-data';
 
 export class TenantFileError extends Error {
   constructor(readonly errors: FieldError[]) {
@@ -89,6 +96,7 @@ class CrossChecks {
         id: tenant.id,
         name: tenant.name,
         adminRoles: [...new Set(tenant.adminRoles ?? [])],
+        linkReturnUrls: [...new Set(tenant.linkReturnUrls ?? [])],
       },
       issuers: this.issuers(providers),
       providers: [...providers.values()].map((p) => p.row),
@@ -144,6 +152,9 @@ class CrossChecks {
           providerImageUrl: p.providerImageUrl ?? null,
           signInUrl: p.signInUrl,
           allowsMultipleAccounts: p.allowsMultipleAccounts ?? false,
+          link: linkRow(p.link, (field, message) =>
+            this.fail(`accountProviders[${position}].link.${field}`, message),
+          ),
         },
       });
     });
@@ -347,6 +358,51 @@ export function issuerRow(
     provisioning: entry.provisioning ?? null,
     accountProvider: entry.accountProvider ?? null,
   };
+}
+
+/**
+ * A provider's link settings as stored, or null; `fail` hears what breaks
+ * the rules that span its keys: an OpenID Connect provider is found by its
+ * issuer, a plain OAuth 2.0 one by its three endpoints and the user-info
+ * field of its user id.
+ */
+export function linkRow(
+  link: LinkSettings | undefined,
+  fail: (field: string, message: string) => void,
+): LinkRow | null {
+  if (!link) return null;
+  const endpoints = [
+    'authorizationEndpoint',
+    'tokenEndpoint',
+    'userInfoEndpoint',
+  ] as const;
+  if (link.type === 'oidc') {
+    if (link.issuer === undefined)
+      fail('issuer', 'is required for OpenID Connect');
+    for (const key of endpoints)
+      if (link[key] !== undefined)
+        fail(key, 'is found by discovery for OpenID Connect: leave it out');
+    if (link.claims !== undefined)
+      fail(
+        'claims',
+        'come from the ID token for OpenID Connect: leave them out',
+      );
+  } else {
+    if (link.issuer !== undefined) fail('issuer', 'is for OpenID Connect only');
+    for (const key of endpoints)
+      if (link[key] === undefined) fail(key, 'is required for plain OAuth 2.0');
+    if (link.claims?.issuedUserId === undefined)
+      fail('claims.issuedUserId', 'is required for plain OAuth 2.0');
+  }
+  const row: LinkRow = { type: link.type, clientId: link.clientId };
+  for (const key of ['issuer', ...endpoints, 'clientSecretEnv'] as const)
+    if (link[key] !== undefined) row[key] = link[key];
+  if (link.scopes !== undefined) row.scopes = [...new Set(link.scopes)];
+  if (link.claims !== undefined)
+    row.claims = Object.fromEntries(
+      Object.entries(link.claims).filter(([, v]) => v !== undefined),
+    );
+  return row;
 }
 
 /** An identity of the file as the row to write: absent values empty, primaries in their lists. */

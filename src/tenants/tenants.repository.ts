@@ -33,6 +33,7 @@ const TABLES = {
     provider_image_url: ['text', 'providerImageUrl'],
     sign_in_url: ['text', 'signInUrl'],
     allows_multiple_accounts: ['boolean', 'allowsMultipleAccounts'],
+    link: ['jsonb', 'link'],
   },
   identity: identityColumns(),
   token_issuer: {
@@ -249,7 +250,7 @@ async function readTenant(
 ): Promise<Omit<TenantData, 'tokens'> | undefined> {
   const tenant = await prisma.tenant.findUnique({
     where: { id: tenantId },
-    select: { id: true, name: true, adminRoles: true },
+    select: { id: true, name: true, adminRoles: true, linkReturnUrls: true },
   });
   if (!tenant) return undefined;
   const where = { tenantId };
@@ -307,7 +308,8 @@ async function readTenant(
     tenant,
     // The migration's check constraint holds identity_match to IDENTITY_MATCHES.
     issuers: issuers as TenantData['issuers'],
-    providers,
+    // Link settings are stored as the validator wrote them (LinkRow).
+    providers: providers as TenantData['providers'],
     identities: identities.map((i) => ({
       ...i,
       properties: i.properties as Record<string, string>,
@@ -340,6 +342,7 @@ async function readSettings(
     select: {
       name: true,
       adminRoles: true,
+      linkReturnUrls: true,
       providers: {
         select: { accountProviderId: true },
         orderBy: { position: 'asc' },
@@ -350,6 +353,7 @@ async function readSettings(
   return {
     name: tenant.name,
     adminRoles: tenant.adminRoles,
+    linkReturnUrls: tenant.linkReturnUrls,
     accountProviders: tenant.providers.map((p) => p.accountProviderId),
     tokenIssuers: tenant.issuers.map((i) => i.issuer),
   };

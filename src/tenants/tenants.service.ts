@@ -163,15 +163,20 @@ function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
   const friends = group(data.friendships);
   const roles = group(data.roleAssignments);
   return {
-    tenant: data.issuers.length
-      ? {
-          ...data.tenant,
-          // Null-less, not empty-less: appIdClaims [] is a setting.
-          tokenIssuers: data.issuers.map(({ position: _p, ...i }) =>
-            withoutNulls(i),
-          ),
-        }
-      : data.tenant,
+    tenant: {
+      id: data.tenant.id,
+      name: data.tenant.name,
+      adminRoles: data.tenant.adminRoles,
+      ...(data.tenant.linkReturnUrls.length > 0 && {
+        linkReturnUrls: data.tenant.linkReturnUrls,
+      }),
+      // Null-less, not empty-less: appIdClaims [] is a setting.
+      ...(data.issuers.length > 0 && {
+        tokenIssuers: data.issuers.map(({ position: _p, ...i }) =>
+          withoutNulls(i),
+        ),
+      }),
+    },
     accountProviders: data.providers.map(({ position: _position, ...p }) =>
       withoutNulls(p),
     ),

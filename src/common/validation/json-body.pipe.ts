@@ -35,6 +35,9 @@ export class JsonBodyPipe<T extends object> implements PipeTransform<
     const errors = toFieldErrors(
       validateSync(plainToInstance(this.rules, body), {
         stopAtFirstError: true,
+        // Nested objects (a provider's link settings) refuse unknown keys too.
+        whitelist: true,
+        forbidNonWhitelisted: true,
       }),
     );
     if (errors.length)

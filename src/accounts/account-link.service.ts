@@ -1,0 +1,235 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { isEmail } from 'class-validator';
+import * as oauth from 'openid-client';
+import {
+  AccountConflict,
+  IdentityNotFound,
+  InvalidRequest,
+} from '../common/errors';
+import { isHttpUrl, isStorableText } from '../common/validation/field-rules';
+import { AppConfig } from '../config/app-config';
+import { AccountLinkRepository } from './account-link.repository';
+import { AccountsService } from './accounts.service';
+import { LinkClient, type LinkedAccount } from './link-client';
+import { LinkTickets } from './link-tickets';
+
+/** What the application learns at its return URL (docs/api.md, linking an account). */
+export type LinkError =
+  | 'access_denied'
+  | 'account_in_use'
+  | 'limit_reached'
+  | 'expired'
+  | 'provider_error';
+
+/** A callback's query, as the provider sent it (checked: LinkCallbackQuery). */
+export interface CallbackQuery {
+  state: string;
+  code?: string;
+  error?: string;
+  iss?: string;
+}
+
+/** The longest value of an account's field, as the accounts API takes them. */
+const MAX_TEXT = 512;
+
+/** The return URL with the result in its query. */
+function resultUrl(
+  returnUrl: string,
+  providerId: string,
+  result: { accountId: string } | { error: LinkError },
+): string {
+  const url = new URL(returnUrl);
+  url.searchParams.set('accountProviderId', providerId);
+  if ('accountId' in result) {
+    url.searchParams.set('result', 'linked');
+    url.searchParams.set('accountId', result.accountId);
+  } else {
+    url.searchParams.set('result', 'error');
+    url.searchParams.set('error', result.error);
+  }
+  return url.href;
+}
+
+/** A value a provider gave, kept when it fits the account's field. */
+const text = (value: unknown, max: number) =>
+  typeof value === 'string' &&
+  value.length > 0 &&
+  value.length <= max &&
+  isStorableText(value)
+    ? value
+    : null;
+const url = (value: unknown) =>
+  isHttpUrl(value) ? text(value, MAX_TEXT) : null;
+
+/**
+ * Account linking through signInUrl: a browser arrives with a ticket, is
+ * sent to the provider, comes back with a code, and the account that
+ * signed in there is recorded for the ticket's identity. Every outcome
+ * sends the browser on to one of the tenant's return URLs with the
+ * result; only a request that names no allowed return URL gets a 400.
+ */
+@Injectable()
+export class AccountLinkService {
+  private readonly logger = new Logger('Link');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly links: AccountLinkRepository,
+    private readonly tickets: LinkTickets,
+    private readonly client: LinkClient,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  /** The provider's callback URL, as registered with the provider. */
+  callbackUrl(tenantId: string): string {
+    return `${this.config.publicUrl}/${encodeURIComponent(tenantId)}/link/v1/callback`;
+  }
+
+  /** Where the browser that opened a link URL goes next. */
+  async start(
+    tenantId: string,
+    providerId: string,
+    ticket: unknown,
+    redirectUri: unknown,
+  ): Promise<string> {
+    const target = await this.links.findLinkTarget(tenantId, providerId);
+    if (!target || target.returnUrls.length === 0)
+      throw new InvalidRequest(
+        'This tenant names no return URL for linking accounts.',
+      );
+    let returnUrl = target.returnUrls[0];
+    if (redirectUri !== undefined) {
+      if (
+        typeof redirectUri !== 'string' ||
+        !target.returnUrls.includes(redirectUri)
+      )
+        throw new InvalidRequest(
+          'redirect_uri is not one of the tenant’s return URLs.',
+          [{ field: 'redirect_uri', message: 'is not an allowed return URL' }],
+        );
+      returnUrl = redirectUri;
+    }
+    const fail = (error: LinkError) =>
+      resultUrl(returnUrl, providerId, { error });
+    const link = target.provider?.link;
+    if (!link) return fail('provider_error');
+    const read = await this.tickets.read(tenantId, providerId, ticket);
+    if (typeof read === 'string') return fail('expired');
+    const request = {
+      redirectUri: this.callbackUrl(tenantId),
+      state: oauth.randomState(),
+      nonce: oauth.randomNonce(),
+      codeVerifier: oauth.randomPKCECodeVerifier(),
+    };
+    let location: string;
+    try {
+      location = await this.client.authorizationUrl(
+        link,
+        this.label(tenantId, providerId),
+        request,
+      );
+    } catch (error) {
+      this.warn(tenantId, providerId, error);
+      return fail('provider_error');
+    }
+    const started = await this.links.startAttempt(
+      {
+        state: request.state,
+        tenantId,
+        identityId: read.identityId,
+        accountProviderId: providerId,
+        codeVerifier: request.codeVerifier,
+        nonce: request.nonce,
+        returnUrl,
+      },
+      read.hash,
+      this.config.linkAttemptSeconds,
+      2 * this.config.linkTicketSeconds + this.config.linkAttemptSeconds,
+    );
+    return started === 'started' ? location : fail('expired');
+  }
+
+  /** Where the browser the provider sent back goes, the account recorded or not. */
+  async callback(tenantId: string, query: CallbackQuery): Promise<string> {
+    const state = query.state;
+    if (typeof state !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(state))
+      throw new InvalidRequest('This is not a callback of a link under way.');
+    const attempt = await this.links.claimAttempt(state);
+    if (!attempt || ('tenantId' in attempt && attempt.tenantId !== tenantId))
+      throw new InvalidRequest('This is not a callback of a link under way.');
+    if ('spent' in attempt)
+      return resultUrl(attempt.returnUrl, attempt.accountProviderId, {
+        error: 'expired',
+      });
+    const { accountProviderId: providerId, returnUrl } = attempt;
+    const done = (result: { accountId: string } | { error: LinkError }) =>
+      resultUrl(returnUrl, providerId, result);
+    if (query.error !== undefined)
+      return done({
+        error:
+          query.error === 'access_denied' ? 'access_denied' : 'provider_error',
+      });
+    const target = await this.links.findLinkTarget(tenantId, providerId);
+    const link = target?.provider?.link;
+    if (!link) return done({ error: 'provider_error' });
+    const label = this.label(tenantId, providerId);
+    const callbackUrl = new URL(this.callbackUrl(tenantId));
+    for (const key of ['code', 'state', 'iss'] as const)
+      if (typeof query[key] === 'string')
+        callbackUrl.searchParams.set(key, query[key]);
+    let account: LinkedAccount;
+    try {
+      account = await this.client.account(link, label, callbackUrl, {
+        redirectUri: this.callbackUrl(tenantId),
+        state,
+        nonce: attempt.nonce,
+        codeVerifier: attempt.codeVerifier,
+      });
+    } catch (error) {
+      this.warn(tenantId, providerId, error);
+      return done({ error: 'provider_error' });
+    }
+    const issuedUserId = text(account.issuedUserId, MAX_TEXT);
+    if (!issuedUserId) return done({ error: 'provider_error' });
+    const email = text(account.emailAddress, MAX_TEXT);
+    try {
+      const recorded = await this.accounts.addAccount(
+        tenantId,
+        attempt.identityId,
+        {
+          accountId: randomUUID(),
+          accountProviderId: providerId,
+          issuedUserId,
+          accountPrivatePersonalIdentifier: null,
+          displayName: text(account.displayName, MAX_TEXT),
+          // The rule of an account's address elsewhere (IsEmailAddress).
+          emailAddress: email && isEmail(email) ? email : null,
+          accountProfileUrl: url(account.accountProfileUrl),
+          pictureUrl: url(account.pictureUrl),
+        },
+      );
+      return done({ accountId: recorded.accountId });
+    } catch (error) {
+      if (error instanceof AccountConflict)
+        return done({
+          error:
+            error.slug === 'limit-reached' ? 'limit_reached' : 'account_in_use',
+        });
+      if (error instanceof IdentityNotFound) return done({ error: 'expired' });
+      throw error;
+    }
+  }
+
+  private label(tenantId: string, providerId: string): string {
+    return `link provider "${providerId}" of tenant "${tenantId}"`;
+  }
+
+  /** A provider's failure, in the log without a secret (openid-client's messages hold none). */
+  private warn(tenantId: string, providerId: string, error: unknown): void {
+    const e = error as { message?: string; code?: string };
+    this.logger.warn(
+      `${this.label(tenantId, providerId)}: ${e.code ?? ''} ${e.message ?? 'failed'}`.trim(),
+    );
+  }
+}

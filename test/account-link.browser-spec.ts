@@ -1,0 +1,126 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Browser, chromium } from 'playwright-core';
+import { LocalOpenIdProvider } from './support/oidc-op';
+import { serverEnvironment, startServer } from './support/server';
+
+// Linking an account in a real browser (Debian's chromium): the built
+// service, a real OpenID Provider and the application's return page, all
+// on loopback; the browser follows every redirect itself.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(CHROMIUM))
+  throw new Error(
+    `The browser test needs Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`,
+  );
+const ROOT = resolve(__dirname, '..');
+const TOKEN = 'chrome-link-ann-access-token-01';
+
+describe('linking an account in a browser', () => {
+  it('goes from the accounts list’s signInUrl to the provider and back to the app, linked', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'identity-link-'));
+    const env = serverEnvironment({}, join(work, 'pglite'), {
+      SEED_DEMO: 'false',
+      LINK_TEST_SECRET: 'chrome-secret',
+    });
+    const service = `http://127.0.0.1:${env.PORT}`;
+    env.PUBLIC_URL = service;
+    const op = new LocalOpenIdProvider({
+      clientId: 'identity-service',
+      clientSecret: 'chrome-secret',
+      redirectUris: [`${service}/chrome/link/v1/callback`],
+    });
+    await op.start();
+    // The application's page the browser ends on.
+    const app: HttpServer = createServer((_req, res) =>
+      res.end('back in the app'),
+    );
+    await new Promise<void>((done) => app.listen(0, '127.0.0.1', done));
+    const returnUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/linked`;
+    const file = join(work, 'tenant.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tenant: { id: 'chrome', name: 'Chrome', linkReturnUrls: [returnUrl] },
+        accountProviders: [
+          {
+            accountProviderId: 'op',
+            signInUrl: 'https://op.example/',
+            link: {
+              type: 'oidc',
+              issuer: op.base,
+              clientId: 'identity-service',
+              clientSecretEnv: 'LINK_TEST_SECRET',
+            },
+          },
+        ],
+        identities: [{ identityId: 'ann' }],
+        tokens: [{ token: TOKEN, type: 'access', identityId: 'ann' }],
+      }),
+    );
+    const imported = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli.js'), 'import', file],
+      { env, cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(imported.status).toBe(0);
+    const server = await startServer(env);
+    let browser: Browser | undefined;
+    try {
+      const accounts = async () =>
+        (await (
+          await fetch(`${service}/chrome/api/identity/v1/accounts`, {
+            headers: { authorization: `Bearer ${TOKEN}` },
+          })
+        ).json()) as { signInUrl: string; accounts: object[] }[];
+      const [{ signInUrl }] = await accounts();
+      expect(signInUrl).toMatch(/\/chrome\/link\/v1\/op\/start\?ticket=/);
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      const page = await browser.newPage();
+      await page.goto(signInUrl);
+      await page.fill('input[name=login]', 'ann-in-chrome');
+      await page.fill('input[name=password]', 'any');
+      await page.click('button[type=submit]');
+      await page.waitForURL(/\/interaction\//);
+      await page.click('button[type=submit]');
+      await page.waitForURL((url) => url.href.startsWith(returnUrl));
+      const landed = new URL(page.url());
+      expect(Object.fromEntries(landed.searchParams)).toStrictEqual({
+        accountProviderId: 'op',
+        result: 'linked',
+        accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
+      expect(await page.textContent('body')).toBe('back in the app');
+      const [op1] = await accounts();
+      expect(op1.accounts).toStrictEqual([
+        {
+          accountId: landed.searchParams.get('accountId'),
+          issuedUserId: 'ann-in-chrome',
+          isCurrent: false,
+          displayName: 'Name of ann-in-chrome',
+          emailAddress: 'ann-in-chrome@op.example',
+          pictureUrl: 'https://op.example/ann-in-chrome.png',
+        },
+      ]);
+    } finally {
+      await browser?.close();
+      await server.stop();
+      await op.stop();
+      app.close();
+      app.closeAllConnections();
+    }
+  });
+});
