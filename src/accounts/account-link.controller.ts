@@ -34,6 +34,8 @@ export class AccountLinkController {
   @Get('callback')
   @Access('public')
   @ApiOperation({
+    // No token: a browser arrives here by a redirect.
+    security: [],
     summary: 'Where a provider sends the browser back',
     description:
       'Register this URL with the provider. The account is recorded for the identity that started the link; the browser goes on to the return URL with result=linked and accountId, or result=error and error (access_denied, account_in_use, limit_reached, expired, provider_error). A state that starts no link is a 400.',
@@ -52,6 +54,7 @@ export class AccountLinkController {
   @Get(':accountProviderId/start')
   @Access('public')
   @ApiOperation({
+    security: [],
     summary:
       'Link an account: the signInUrl of an identity’s own accounts list',
     description:
