@@ -150,7 +150,7 @@ async function run(
   };
   /** --tenant's tenant, which must exist. */
   const knownTenant = async () => {
-    const tenantId = tenantOf(opts);
+    const tenantId = need(opts.tenant, '--tenant');
     if (!(await tenants.hasTenant(tenantId)))
       throw new Refused(`Unknown tenant "${tenantId}".`);
     return tenantId;
@@ -439,12 +439,6 @@ async function run(
 const CLI = 'cli';
 
 const print = (value: object) => console.log(JSON.stringify(value, null, 2));
-
-const tenantOf = (opts: Record<string, unknown>) => {
-  if (typeof opts.tenant !== 'string' || opts.tenant === '')
-    throw new UsageError(`Missing --tenant.\n\n${USAGE}`);
-  return opts.tenant;
-};
 
 /** Every element of a paged collection, a JSON line each. */
 async function printAll(
