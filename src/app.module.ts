@@ -16,6 +16,8 @@ import { OpsModule } from './ops/ops.module';
 import { RolesModule } from './roles/roles.module';
 import { ScimModule } from './scim/scim.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { WebhookDeliveryModule } from './webhooks/webhook-delivery.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -36,6 +38,8 @@ export class AppModule {
         IdentityModule,
         ScimModule,
         AdminModule,
+        WebhooksModule,
+        WebhookDeliveryModule,
         ...(config.databaseReplicaUrls.length ? [ReadRoutingModule] : []),
       ],
       providers: [

@@ -7,8 +7,9 @@ import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
 import { IdentityModule } from './identity/identity.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** What the command line needs: database, tenants, administration, tokens, merges, events; no HTTP. */
+/** What the command line needs: database, tenants, administration, tokens, webhooks, merges, events; no HTTP. */
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -22,6 +23,7 @@ export class CliModule {
         TenantsModule,
         IdentityModule,
         EventsModule,
+        WebhooksModule,
       ],
     };
   }

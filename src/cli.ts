@@ -27,6 +27,15 @@ import { EventsService } from './events/events.service';
 import { IdentityService } from './identity/identity.service';
 import { TenantFileError } from './tenants/tenant-file.validator';
 import { TenantsService } from './tenants/tenants.service';
+import {
+  ReplayRequest,
+  RotateSecretRequest,
+  WebhookPatch,
+  WebhookRequest,
+} from './webhooks/webhooks.dto';
+import { WebhooksService } from './webhooks/webhooks.service';
+
+const WEBHOOK_KEYS = ['url', 'eventTypes', 'description', 'enabled'] as const;
 import { explainStartupError } from './ops/startup';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -59,6 +68,15 @@ const USAGE = `Usage: npm run cli -- <command>
       add --json <object>              trust a token issuer (the tenant file's keys)
       set <id|url> --json <object>     change the keys given, keep the others
       remove <id|url>                  stop trusting it
+  webhook list|show|add|set|remove|rotate-secret|replay|status|attempts --tenant <t> [<id>]
+      add --url <url> [--json <object>]
+                                       subscribe an endpoint (--json: eventTypes,
+                                       description, enabled); prints the secret once
+      set <id> --json <object>         change the keys given, keep the others
+      rotate-secret <id> [--overlap <seconds>]
+                                       a new secret; the old one signs too meanwhile
+      replay <id> (--from-event <id> | --since <date-time>)
+                                       deliver again from there
   merge --tenant <t> --into <id> --from <id>
                                        merge an identity into another
   events --tenant <t> [--after <id>] [--follow]
@@ -107,6 +125,10 @@ async function main(argv: string[]): Promise<void> {
       'single-account': { type: 'boolean' },
       'delete-accounts': { type: 'boolean' },
       json: { type: 'string' },
+      url: { type: 'string' },
+      overlap: { type: 'string' },
+      'from-event': { type: 'string' },
+      since: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -155,7 +177,7 @@ async function run(
       throw new Refused(`Unknown tenant "${tenantId}".`);
     return tenantId;
   };
-  const withAction = ['token', 'tenant', 'provider', 'issuer'];
+  const withAction = ['token', 'tenant', 'provider', 'issuer', 'webhook'];
   switch (
     `${command} ${withAction.includes(command) ? (args[0] ?? '') : ''}`.trim()
   ) {
@@ -404,6 +426,100 @@ async function run(
         .removeIssuer(await knownTenant(), id, undefined, CLI);
       return console.log(`Removed issuer "${id}".`);
     }
+    case 'webhook list': {
+      const [webhooks, tenantId] = [
+        app.get(WebhooksService),
+        await knownTenant(),
+      ];
+      return printAll((page) => webhooks.listWebhooks(tenantId, page));
+    }
+    case 'webhook show':
+      return print(
+        await app
+          .get(WebhooksService)
+          .webhook(await knownTenant(), need(args[1], 'the webhook id')),
+      );
+    case 'webhook status':
+      return print(
+        await app
+          .get(WebhooksService)
+          .status(await knownTenant(), need(args[1], 'the webhook id')),
+      );
+    case 'webhook attempts': {
+      const [webhooks, tenantId, id] = [
+        app.get(WebhooksService),
+        await knownTenant(),
+        need(args[1], 'the webhook id'),
+      ];
+      return printAll((page) => webhooks.attempts(tenantId, id, page));
+    }
+    case 'webhook add':
+      return print(
+        await app.get(WebhooksService).createWebhook(
+          await knownTenant(),
+          checkedBody(WebhookRequest, WEBHOOK_KEYS, {
+            ...jsonOption(opts, {}),
+            url: need(opts.url, '--url'),
+          }),
+          CLI,
+        ),
+      );
+    case 'webhook set':
+      return print(
+        await app.get(WebhooksService).updateWebhook(
+          await knownTenant(),
+          need(args[1], 'the webhook id'),
+          // null stays: `"description": null` removes it, as PATCH does.
+          new JsonBodyPipe(WebhookPatch, [...WEBHOOK_KEYS]).transform(
+            jsonOption(opts),
+          ),
+          undefined,
+          CLI,
+        ),
+      );
+    case 'webhook remove': {
+      const id = need(args[1], 'the webhook id');
+      await app
+        .get(WebhooksService)
+        .removeWebhook(await knownTenant(), id, undefined, CLI);
+      return console.log(`Removed webhook "${id}".`);
+    }
+    case 'webhook rotate-secret': {
+      const overlap =
+        opts.overlap === undefined
+          ? {}
+          : { overlapSeconds: Number(opts.overlap) };
+      const body = checkedBody(
+        RotateSecretRequest,
+        ['overlapSeconds'],
+        overlap,
+      );
+      return print(
+        await app
+          .get(WebhooksService)
+          .rotateSecret(
+            await knownTenant(),
+            need(args[1], 'the webhook id'),
+            body.overlapSeconds,
+            undefined,
+            CLI,
+          ),
+      );
+    }
+    case 'webhook replay':
+      return print(
+        await app.get(WebhooksService).replay(
+          await knownTenant(),
+          need(args[1], 'the webhook id'),
+          checkedBody(ReplayRequest, ['fromEventId', 'since'], {
+            ...(opts['from-event'] !== undefined && {
+              fromEventId: opts['from-event'],
+            }),
+            ...(opts.since !== undefined && { since: opts.since }),
+          }),
+          CLI,
+        ),
+      );
     case 'audit': {
       const [admin, tenantId] = [app.get(AdminService), await knownTenant()];
       return printAll((page) => admin.listEvents(tenantId, page));
@@ -454,7 +570,8 @@ async function printAll(
 }
 
 /** --json's object. */
-function jsonOption(opts: Record<string, unknown>): object {
+function jsonOption(opts: Record<string, unknown>, otherwise?: object): object {
+  if (typeof opts.json !== 'string' && otherwise) return otherwise;
   if (typeof opts.json !== 'string')
     throw new UsageError(`Missing --json.\n\n${USAGE}`);
   let value: unknown;

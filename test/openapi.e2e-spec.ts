@@ -19,6 +19,12 @@ const ADMIN_PATHS = [
   `${ADMIN}/token-issuers/{issuerId}`,
   `${ADMIN}/tokens`,
   `${ADMIN}/tokens/{tokenId}`,
+  `${ADMIN}/webhooks`,
+  `${ADMIN}/webhooks/{webhookId}`,
+  `${ADMIN}/webhooks/{webhookId}/attempts`,
+  `${ADMIN}/webhooks/{webhookId}/replay`,
+  `${ADMIN}/webhooks/{webhookId}/rotate-secret`,
+  `${ADMIN}/webhooks/{webhookId}/status`,
 ];
 const SCIM_PATHS = [
   '/{tenant}/scim/v2/.search',

@@ -209,6 +209,7 @@ describe('repositories', () => {
       fields: 'object',
       relatedIdentityId: 'null',
       occurredAt: 'Date',
+      version: 'bigint',
     });
     const applied = await t.app.get(ReadinessRepository).appliedMigrations();
     expect(applied.every((name) => typeof name === 'string')).toBe(true);

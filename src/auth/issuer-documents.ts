@@ -29,33 +29,49 @@ type LookupCallback = (
 ) => void;
 
 /**
- * `dns.lookup` for the sockets of issuer fetches: a name that resolves to a
- * link-local or metadata address (any one of its addresses) fails before a
- * connection is made. The import's check reads the URL; a name can resolve
- * anywhere, so the addresses are checked where the connection is made.
+ * A `dns.lookup` for outbound sockets that fails, before any connection is
+ * made, when a name resolves to an address `refusal` names a reason for
+ * (any one of its addresses). A URL's check reads the URL; a name can
+ * resolve anywhere, so the addresses are checked where the connection is
+ * made. The error's code is EREFUSEDADDRESS and its message the reason.
  */
-export function guardedLookup(
-  hostname: string,
-  options: LookupOptions,
-  callback: LookupCallback,
-): void {
-  resolver.lookup(
-    hostname,
-    { ...options, all: true },
-    (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => {
-      if (error) return callback(error, []);
-      if (!found.length || found.some((a) => isRefusedAddress(a.address))) {
-        const refused: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to a link-local or metadata address`,
-        );
-        refused.code = REFUSED_ADDRESS;
-        return callback(refused, []);
-      }
-      if (options.all) return callback(null, found);
-      callback(null, found[0].address, found[0].family);
-    },
-  );
+export function refusingLookup(
+  refusal: (address: string) => string | undefined,
+) {
+  return (
+    hostname: string,
+    options: LookupOptions,
+    callback: LookupCallback,
+  ): void => {
+    resolver.lookup(
+      hostname,
+      { ...options, all: true },
+      (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => {
+        if (error) return callback(error, []);
+        const reason = found.length
+          ? found.map((a) => refusal(a.address)).find(Boolean)
+          : 'no address';
+        if (reason) {
+          const refused: NodeJS.ErrnoException = new Error(
+            `${hostname} resolves to ${reason}`,
+          );
+          refused.code = REFUSED_ADDRESS;
+          return callback(refused, []);
+        }
+        if (options.all) return callback(null, found);
+        callback(null, found[0].address, found[0].family);
+      },
+    );
+  };
 }
+
+/**
+ * `dns.lookup` for the sockets of issuer fetches: a name that resolves to a
+ * link-local or metadata address fails before a connection is made.
+ */
+export const guardedLookup = refusingLookup((address) =>
+  isRefusedAddress(address) ? 'a link-local or metadata address' : undefined,
+);
 
 /** The connections of issuer fetches, resolving names through guardedLookup. */
 const issuerAgent = new Agent({ connect: { lookup: guardedLookup } });

@@ -152,6 +152,16 @@ export class IssuerNotFound extends DomainError {
   }
 }
 
+/** A webhook subscription the tenant does not have. */
+export class WebhookNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'webhook-not-found';
+  readonly title = 'Webhook not found';
+  constructor(id: string) {
+    super(`No webhook "${id}" in this tenant.`);
+  }
+}
+
 /** A change of providers or issuers that would break what depends on them (docs/api.md, administration). */
 export class SettingConflict extends DomainError {
   readonly status = 409;

@@ -89,6 +89,30 @@ export class AppConfig {
   linkAttemptSeconds: number;
   /** Longest wait for a JWKS or discovery document. */
   jwksTimeoutMs: number;
+  /** Webhook delivery (docs/operations.md, delivering webhooks). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Whether this instance delivers webhooks (every instance may). */
+  deliver: boolean;
+  /** How often an idle instance looks for events to deliver. */
+  pollMs: number;
+  /** Longest wait for a receiver's answer, per attempt. */
+  timeoutMs: number;
+  /** How long an instance holds a subscription it delivers; renewed before each attempt. */
+  leaseMs: number;
+  /** The first retry's delay, doubled by each failure after it, up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** How long failures may go on before a subscription is marked failing. */
+  retrySeconds: number;
+  /** Subscriptions one instance delivers at once. */
+  concurrency: number;
+  /** How long delivery attempts are kept in the log. */
+  logDays: number;
+  /** Tenants whose subscriptions may reach private network addresses. */
+  privateNetworkTenants: string[];
 }
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -228,6 +252,22 @@ class Environment {
   PUBLIC_URL?: string;
   @WholeNumber(10, 3600) LINK_TICKET_SECONDS: number = 300;
   @WholeNumber(10, 3600) LINK_ATTEMPT_SECONDS: number = 600;
+
+  @Flag() WEBHOOK_DELIVERY: boolean = true;
+  @WholeNumber(10, 60_000) WEBHOOK_POLL_MS: number = 500;
+  @WholeNumber(100, 60_000) WEBHOOK_TIMEOUT_MS: number = 10_000;
+  @WholeNumber(1, 3600) WEBHOOK_LEASE_SECONDS: number = 60;
+  @WholeNumber(10, 3_600_000) WEBHOOK_RETRY_BASE_MS: number = 5_000;
+  @WholeNumber(10, 86_400_000) WEBHOOK_RETRY_MAX_MS: number = 3_600_000;
+  @WholeNumber(1, 30 * 86400) WEBHOOK_RETRY_SECONDS: number = 3 * 86400;
+  @WholeNumber(1, 256) WEBHOOK_CONCURRENCY: number = 16;
+  @WholeNumber(1, 365) WEBHOOK_LOG_DAYS: number = 7;
+
+  @IsOptional()
+  @Matches(/^\s*[a-z0-9][a-z0-9-]*(\s*,\s*[a-z0-9][a-z0-9-]*)*\s*$/, {
+    message: 'must be tenant ids separated by commas',
+  })
+  WEBHOOK_PRIVATE_NETWORK_TENANTS?: string;
 }
 
 export class ConfigError extends Error {}
@@ -288,6 +328,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
+  // An attempt must end well within the lease it was started under, or a
+  // second instance could take the subscription over while it runs.
+  if (parsed.WEBHOOK_LEASE_SECONDS * 1000 < 2 * parsed.WEBHOOK_TIMEOUT_MS)
+    throw new ConfigError(
+      `Invalid configuration:\n  WEBHOOK_LEASE_SECONDS=${parsed.WEBHOOK_LEASE_SECONDS}: must be at least twice WEBHOOK_TIMEOUT_MS (${parsed.WEBHOOK_TIMEOUT_MS} ms)`,
+    );
   for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URL'] as const)
     if (parsed[name] && !parsed.DATABASE_URL)
       throw new ConfigError(
@@ -331,5 +377,20 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     publicUrl: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
     linkTicketSeconds: parsed.LINK_TICKET_SECONDS,
     linkAttemptSeconds: parsed.LINK_ATTEMPT_SECONDS,
+    webhooks: {
+      deliver: parsed.WEBHOOK_DELIVERY,
+      pollMs: parsed.WEBHOOK_POLL_MS,
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      leaseMs: parsed.WEBHOOK_LEASE_SECONDS * 1000,
+      retryBaseMs: parsed.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: parsed.WEBHOOK_RETRY_MAX_MS,
+      retrySeconds: parsed.WEBHOOK_RETRY_SECONDS,
+      concurrency: parsed.WEBHOOK_CONCURRENCY,
+      logDays: parsed.WEBHOOK_LOG_DAYS,
+      privateNetworkTenants: (parsed.WEBHOOK_PRIVATE_NETWORK_TENANTS ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    },
   };
 }

@@ -35,13 +35,15 @@ export type AdminAction =
   | 'tenant.replaced'
   | 'token.created'
   | 'token.revoked'
-  | `${'provider' | 'issuer'}.${'created' | 'updated' | 'deleted'}`;
+  | `${'provider' | 'issuer' | 'webhook'}.${'created' | 'updated' | 'deleted'}`
+  | 'webhook.secret-rotated'
+  | 'webhook.replayed';
 
 export interface NewAdminEvent {
   /** `app:<appId>` for an app token of the admin API, `cli` for the command line. */
   actor: string;
   action: AdminAction;
-  /** What was changed: `tenant`, `token:<id>`, `provider:<id>` or `issuer:<url>`. */
+  /** What was changed: `tenant`, `token:<id>`, `provider:<id>`, `issuer:<url>` or `webhook:<id>`. */
   target: string;
   /** Settings before and after the change; never a secret. */
   before?: object;

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { RouteTable } from '../common/http/route-table';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { JWT_ALGORITHMS } from '../tenants/tenant-file.dto';
+import { addWebhooks } from '../webhooks/webhooks.api-docs';
 import { addProtocol, PROTOCOL_TAG } from './openapi-protocol';
 
 const DESCRIPTION = `Who the signed-in user is, which login accounts they have linked (grouped
@@ -86,7 +87,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (_controller: string, method: string) => method,
   });
-  return addProtocol(document);
+  return addWebhooks(addProtocol(document));
 }
 
 /** Serves the document at /openapi.json and Swagger UI at /docs; both public. */

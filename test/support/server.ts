@@ -12,6 +12,8 @@ export interface Server {
   ended: () => Promise<number | NodeJS.Signals | null>;
   /** Sends SIGTERM and waits for the process to end. */
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL: no shutdown of any kind) and waits for it to end. */
+  kill(): Promise<void>;
 }
 
 export function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
@@ -38,6 +40,10 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
     ended: () => exited,
     stop: async () => {
       child.kill('SIGTERM');
+      await exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
       await exited;
     },
   };

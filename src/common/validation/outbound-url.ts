@@ -100,6 +100,51 @@ export function isRefusedAddress(address: string): boolean {
   return isLinkLocal(host) || METADATA_HOSTS.has(host) || isMetadataV6(host);
 }
 
+/** Whether `a.b.c.d` lies in `base/bits`. */
+function inV4(host: string, base: string, bits: number): boolean {
+  const value = (ip: string) =>
+    ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  const size = 2 ** (32 - bits);
+  return Math.floor(value(host) / size) === Math.floor(value(base) / size);
+}
+
+const PRIVATE_V4: [string, number][] = [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15], // benchmarking
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+];
+
+/**
+ * Whether `address` (an IP address a name resolved to, or a URL's host) is
+ * on a private or otherwise non-public network: RFC 1918, carrier-grade
+ * NAT, unique-local IPv6 (fc00::/7), the unspecified address, multicast and
+ * reserved ranges, also inside an IPv6 address that carries IPv4. Loopback
+ * is not: it is where development and tests run.
+ */
+export function isPrivateAddress(address: string): boolean {
+  let host = address
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '')
+    .toLowerCase();
+  if (isIP(host) === 6) host = embeddedIPv4(host) ?? host;
+  if (isIP(host) === 4)
+    return PRIVATE_V4.some(([base, bits]) => inV4(host, base, bits));
+  if (isIP(host) !== 6) return false;
+  const g = groupsOf(host);
+  if (!g) return true;
+  return (
+    g.every((x) => x === 0) || // ::
+    (g[0] & 0xfe00) === 0xfc00 || // unique local
+    (g[0] & 0xff00) === 0xff00 // multicast
+  );
+}
+
 /** Why the service must not fetch from `value`, or undefined when it may. */
 export function outboundUrlProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return 'must be an absolute URL';

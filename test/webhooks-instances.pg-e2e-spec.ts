@@ -1,0 +1,133 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serverEnvironment, startServer, type Server } from './support/server';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+// Two instances of the built service deliver the webhooks of one database;
+// both are killed (SIGKILL) in the middle of deliveries and one comes back:
+// every event arrives, in order, and never twice at the same time.
+const ROOT = resolve(__dirname, '..');
+const ADMIN = 'fleet-console-app-token-0001';
+const PEOPLE = ['ann', 'bob', 'cy', 'dee'];
+const own = (id: string) => `fleet-${id}-access-token-0001`;
+
+const FILE = {
+  tenant: { id: 'fleet', name: 'Fleet' },
+  identities: PEOPLE.map((identityId) => ({ identityId })),
+  tokens: [
+    { token: ADMIN, type: 'app', appId: 'console', scopes: ['tenant:admin'] },
+    ...PEOPLE.map((identityId) => ({
+      token: own(identityId),
+      type: 'access',
+      identityId,
+    })),
+  ],
+};
+
+const FAST = {
+  RATE_LIMIT: '1000000',
+  WEBHOOK_POLL_MS: '20',
+  WEBHOOK_TIMEOUT_MS: '400',
+  WEBHOOK_LEASE_SECONDS: '1',
+  WEBHOOK_RETRY_BASE_MS: '20',
+  WEBHOOK_RETRY_MAX_MS: '100',
+  // One subscription at a time each: with two, both instances deliver.
+  WEBHOOK_CONCURRENCY: '1',
+};
+
+describe('webhook delivery by two instances, killed mid-delivery', () => {
+  let db: TestDatabase;
+  const receivers = [new WebhookReceiver(), new WebhookReceiver()];
+  const servers: Server[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const file = join(
+      mkdtempSync(join(tmpdir(), 'identity-fleet-')),
+      'fleet.json',
+    );
+    writeFileSync(file, JSON.stringify(FILE));
+    const imported = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli.js'), 'import', file],
+      {
+        env: { PATH: process.env.PATH, DATABASE_URL: db.config.databaseUrl },
+        encoding: 'utf8',
+      },
+    );
+    expect(imported.status).toBe(0);
+    for (const receiver of receivers) {
+      await receiver.start();
+      receiver.delayMs = 15;
+    }
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop().catch(() => undefined);
+    for (const receiver of receivers) await receiver.stop();
+    await db.drop();
+  });
+
+  const start = async () => {
+    const env = serverEnvironment(db.config, '', FAST);
+    const server = await startServer(env);
+    servers.push(server);
+    return { server, base: `http://localhost:${env.PORT}` };
+  };
+  const rename = async (base: string, who: string, n: number) => {
+    const res = await fetch(`${base}/fleet/api/identity/v1`, {
+      method: 'PUT',
+      headers: {
+        Authorization: `Bearer ${own(who)}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ displayName: `${who} ${n}` }),
+    });
+    expect(res.status).toBe(200);
+  };
+
+  it('loses nothing, keeps each endpoint in order, never sends one event twice at once', async () => {
+    const one = await start();
+    const two = await start();
+    for (const receiver of receivers) {
+      const res = await fetch(`${one.base}/fleet/api/admin/v1/webhooks`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${ADMIN}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ url: receiver.url }),
+      });
+      expect(res.status).toBe(201);
+      receiver.secrets = [(await res.json()).secret];
+    }
+    let n = 0;
+    for (; n < 40; n++)
+      await rename(n % 2 ? one.base : two.base, PEOPLE[n % 4], n);
+    // Both instances die while they deliver, then one comes back.
+    await receivers[0].waitFor(() => receivers[0].deliveries.length >= 5);
+    await one.server.kill();
+    for (; n < 60; n++) await rename(two.base, PEOPLE[n % 4], n);
+    await receivers[1].waitFor(() => receivers[1].deliveries.length >= 30);
+    await two.server.kill();
+    const three = await start();
+    for (; n < 64; n++) await rename(three.base, PEOPLE[n % 4], n);
+
+    for (const receiver of receivers) {
+      await receiver.waitFor(() => receiver.uniqueIds().length === 64);
+      const first = receiver.firstArrivals();
+      const ids = first.map((d) => BigInt(d.payload.data.eventId));
+      expect(ids).toStrictEqual([...ids].sort((a, b) => (a < b ? -1 : 1)));
+      // Each rename arrived: every identity's names in the order given.
+      for (const who of PEOPLE)
+        expect(
+          first
+            .filter((d) => d.payload.data.identityId === who)
+            .map((d) => d.id),
+        ).toHaveLength(16);
+      expect(receiver.deliveries.every((d) => d.verified[0])).toBe(true);
+      expect(receiver.concurrentDuplicates).toBe(0);
+    }
+  });
+});
