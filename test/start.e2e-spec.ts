@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { AddressInfo, createServer, Server as NetServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -151,6 +151,90 @@ describe('starting the service', () => {
     }
   });
 
+  it('delivers the README’s PUT to the README’s webhook receiver, as documented', async () => {
+    const server = await startServer(env);
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const base = `http://localhost:${env.PORT}`;
+    // The curl examples ran the PUT already: bob gets the demo's values back.
+    const bob = (body: string) =>
+      fetch(`${base}/demo/api/identity/v1`, {
+        method: 'PUT',
+        headers: {
+          Authorization: 'Bearer demo-bob-access-token',
+          'Content-Type': 'application/json',
+        },
+        body,
+      });
+    expect(
+      (await bob('{"displayName":"Bob Lee","surname":"Lee"}')).status,
+    ).toBe(200);
+    const admin = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'dist', 'cli.js'),
+        ...'token create --tenant demo --app console --scope tenant:admin'.split(
+          ' ',
+        ),
+      ],
+      { env, encoding: 'utf8' },
+    ).stdout.trim();
+    const made = await fetch(`${base}/demo/api/admin/v1/webhooks`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${admin}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ url: `http://localhost:${port}/` }),
+    });
+    expect(made.status).toBe(201);
+    const receiver = spawn(
+      process.execPath,
+      [join(ROOT, 'scripts', 'webhook-receiver.js'), String(port)],
+      {
+        env: {
+          PATH: process.env.PATH,
+          WEBHOOK_SECRET: (await made.json()).secret,
+        },
+      },
+    );
+    let printed = '';
+    let said = '';
+    receiver.stdout.on('data', (chunk) => (printed += chunk));
+    receiver.stderr.on('data', (chunk) => (said += chunk));
+    try {
+      await until(() => said.includes('verifying signatures'));
+      const put = readFileSync(join(ROOT, 'README.md'), 'utf8')
+        .split('\n')
+        .find((line) => /^curl -X PUT .*demo-bob-access-token/.test(line))!;
+      const res = await bob(/-d '([^']*)'/.exec(put)![1]);
+      expect(res.status).toBe(200);
+      await until(
+        () => printed.includes('\n'),
+        () => said + server.output(),
+      );
+      const documented = JSON.parse(
+        documentedExample('webhook of the PUT example'),
+      );
+      expect(JSON.parse(printed.split('\n')[0])).toStrictEqual({
+        ...documented,
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+        data: {
+          ...documented.data,
+          eventId: expect.stringMatching(/^\d+$/),
+          etag: res.headers.get('etag'),
+        },
+      });
+    } finally {
+      receiver.kill();
+      await server.stop();
+    }
+  });
+
   it('does not import the demo again on the next start', async () => {
     const server = await startServer(env);
     await server.outputLines(/Using the demo tenant/, 1);
@@ -261,4 +345,16 @@ function listen(): Promise<{ server: NetServer; port: number }> {
       resolve({ server, port: (server.address() as AddressInfo).port }),
     );
   });
+}
+
+/** Waits until `ready` holds (10 s at most). */
+async function until(
+  ready: () => boolean,
+  context: () => string = () => '',
+): Promise<void> {
+  for (let waited = 0; waited < 10_000; waited += 25) {
+    if (ready()) return;
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  throw new Error(`timed out\n${context()}`);
 }

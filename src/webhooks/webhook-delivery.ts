@@ -15,6 +15,12 @@ import { type ClaimedWebhook, WebhooksRepository } from './webhooks.repository';
 /** Events read per claim of a subscription. */
 const BATCH = 100;
 
+/** Deliveries between two writes of a subscription's progress. */
+const PROGRESS_EVERY = 50;
+
+/** Identities of one subscription whose events are sent at the same time. */
+const PARALLEL = 8;
+
 /** How often an instance drops delivery attempts past their time. */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
@@ -41,9 +47,9 @@ export function retryDelay(
  * Delivers the change log to webhook subscriptions (docs/operations.md,
  * delivering webhooks). Every instance runs it: it claims due
  * subscriptions with a lease in PostgreSQL (FOR UPDATE SKIP LOCKED), sends
- * each one's events in order from its position, one at a time, and moves
- * the position after each 2xx; a failure ends the claim with the next
- * attempt's time. Each step is fenced by the lease and the settings'
+ * each one's events from its position, in order per identity, and moves
+ * the position past the delivered ones (in one statement with their log);
+ * a failure ends the claim with the next attempt's time. Each step is fenced by the lease and the settings'
  * revision, and an attempt always ends (WEBHOOK_TIMEOUT_MS) well before the
  * lease it started under, so no event is ever sent twice at the same time;
  * a killed instance's lease runs out and another goes on from the same
@@ -96,13 +102,14 @@ export class WebhookDelivery
       await this.prune();
       const room = this.config.webhooks.concurrency - this.running.size;
       if (room > 0) {
+        const claimedAt = performance.now();
         const claimed = await this.webhooks.claim(
           this.owner,
           this.config.webhooks.leaseMs,
           room,
         );
         for (const claim of claimed) {
-          const work = this.deliver(claim)
+          const work = this.deliver(claim, claimedAt)
             .catch((error: unknown) =>
               this.logger.error(
                 `webhook ${claim.id}: ${(error as Error).message}`,
@@ -130,66 +137,133 @@ export class WebhookDelivery
     await this.webhooks.pruneAttempts(this.config.webhooks.logDays);
   }
 
-  /** Sends one claimed subscription's next events in order, then gives it back. */
-  private async deliver(claim: ClaimedWebhook): Promise<void> {
+  /**
+   * Sends one claimed subscription's next events, then gives it back.
+   * Events of one identity go one after the other, in order; up to
+   * PARALLEL identities at once. The position moves over the events
+   * delivered (or skipped) without a gap, every PROGRESS_EVERY deliveries,
+   * before a failure is written and at the end; after a failure no
+   * attempt starts, and the ones under way end. Whatever was delivered
+   * past the position is sent again later, which at least once allows.
+   * Before each attempt the lease is renewed if the attempt could
+   * otherwise end past half of it.
+   */
+  private async deliver(
+    claim: ClaimedWebhook,
+    claimedAt: number,
+  ): Promise<void> {
+    let handedOver = false;
+    try {
+      await this.deliverClaimed(claim, claimedAt, () => (handedOver = true));
+    } finally {
+      if (!handedOver) await this.webhooks.release(claim.id, this.owner);
+    }
+  }
+
+  private async deliverClaimed(
+    claim: ClaimedWebhook,
+    claimedAt: number,
+    handOver: () => void,
+  ): Promise<void> {
     const { leaseMs, timeoutMs } = this.config.webhooks;
     let secrets = {
       secret: claim.secret,
       previousSecret: claim.previousSecret,
     };
-    let released = false;
-    try {
-      const events = await this.webhooks.eventsAfter(
-        claim.tenantId,
-        claim.position,
-        BATCH,
-      );
-      const tag = await this.tags.tagger();
-      let skippedTo: bigint | undefined;
+    const events = await this.webhooks.eventsAfter(
+      claim.tenantId,
+      claim.position,
+      BATCH,
+    );
+    const tag = await this.tags.tagger();
+    /** Events handled: delivered, or skipped as a type not wanted. */
+    const handled = new Set<bigint>();
+    const chains = new Map<string, typeof events>();
+    for (const event of events)
+      if (!wants(claim.eventTypes, event.type)) handled.add(event.id);
+      else
+        chains.set(event.identityId, [
+          ...(chains.get(event.identityId) ?? []),
+          event,
+        ]);
+    let renewedAt = claimedAt;
+    let recorded = claim.position;
+    let unlogged: { eventId: bigint; attempt: AttemptResult }[] = [];
+    let stopped = false;
+    let failure: { eventId: bigint; attempt: AttemptResult } | undefined;
+    let recording: Promise<boolean> | undefined;
+    /** The last event before the first one not handled. */
+    const reached = () => {
+      let position = claim.position;
       for (const event of events) {
-        if (this.stopping) break;
-        if (!wants(claim.eventTypes, event.type)) {
-          skippedTo = event.id;
-          continue;
-        }
-        const body = JSON.stringify(payloadOf(event, tag));
+        if (!handled.has(event.id)) break;
+        position = event.id;
+      }
+      return position;
+    };
+    /** Writes the progress so far; false when the claim is lost. */
+    const record = (): Promise<boolean> =>
+      (recording ??= (async () => {
+        const position = reached();
+        if (position === recorded && !unlogged.length) return true;
+        const sentAt = performance.now();
+        const logged = unlogged;
+        unlogged = [];
+        const next = await this.webhooks.progressed(
+          claim,
+          this.owner,
+          position,
+          logged,
+          leaseMs,
+        );
+        recorded = position;
+        if (logged.some((a) => a.attempt.ok)) claim.failedAttempts = 0;
+        if (!next) return false;
+        renewedAt = sentAt;
+        secrets = next;
+        return true;
+      })().finally(() => (recording = undefined)));
+    const run = async (chain: typeof events) => {
+      for (const event of chain) {
+        if (stopped || this.stopping) return;
+        const late = performance.now() - renewedAt + timeoutMs > leaseMs / 2;
+        if (late || unlogged.length >= PROGRESS_EVERY || recording)
+          if (!(await record())) stopped = true;
+        if (stopped || this.stopping) return;
         const attempt = await sendWebhook({
           url: claim.url,
           allowPrivate: this.config.webhooks.privateNetworkTenants.includes(
             claim.tenantId,
           ),
           messageId: messageIdOf(event.id),
-          body,
+          body: JSON.stringify(payloadOf(event, tag)),
           secrets,
           timeoutMs,
         });
         this.metrics.attempted(attempt, event.occurredAt);
+        unlogged.push({ eventId: event.id, attempt });
         if (!attempt.ok) {
-          await this.failed(claim, event.id, attempt);
-          released = true;
+          failure ??= { eventId: event.id, attempt };
+          stopped = true;
           return;
         }
-        skippedTo = undefined;
-        const next = await this.webhooks.delivered(
-          claim,
-          this.owner,
-          event.id,
-          leaseMs,
-          attempt,
-        );
-        if (!next) return; // changed or taken meanwhile: stop here
-        secrets = next;
+        handled.add(event.id);
       }
-      if (skippedTo !== undefined)
-        await this.webhooks.skipped(claim, this.owner, skippedTo, leaseMs);
-    } finally {
-      if (!released) await this.webhooks.release(claim.id, this.owner);
-    }
+    };
+    const queue = [...chains.values()];
+    await Promise.all(
+      Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+        for (let chain = queue.shift(); chain; chain = queue.shift())
+          await run(chain);
+      }),
+    );
+    if (!(await record()) || !failure) return;
+    await this.failed(claim, failure.attempt);
+    handOver();
   }
 
   private async failed(
     claim: ClaimedWebhook,
-    eventId: bigint,
     attempt: AttemptResult,
   ): Promise<void> {
     const { retryBaseMs, retryMaxMs, retrySeconds } = this.config.webhooks;
@@ -197,7 +271,6 @@ export class WebhookDelivery
     const status = await this.webhooks.failed(
       claim,
       this.owner,
-      eventId,
       attempt,
       retryDelay(
         claim.failedAttempts + 1,

@@ -74,7 +74,7 @@ export function addWebhooks(document: OpenAPIObject): OpenAPIObject {
           operationId: `webhook:${type}`,
           summary: MEANING[type],
           description:
-            'Sent to each subscribed endpoint by the Standard Webhooks rules, at least once, in order per endpoint; an endpoint answers 2xx once it has the event (anything else is retried with back-off; 410 disables the subscription).',
+            'Sent to each subscribed endpoint by the Standard Webhooks rules, at least once, in order per identity; an endpoint answers 2xx once it has the event (anything else is retried with back-off; 410 disables the subscription).',
           tags: ['admin'],
           security: [],
           parameters: [

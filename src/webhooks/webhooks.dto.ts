@@ -62,7 +62,7 @@ export class WebhookRequest {
       'where deliveries are POSTed: https, or http on loopback (localhost, 127.0.0.0/8, ::1) for development; never a link-local, metadata or — unless the operator allows the tenant — private network address',
     maxLength: 2048,
     pattern: STORABLE_TEXT.source,
-    example: 'https://crm.example.com/hooks/identity',
+    example: 'https://crm.example.test/hooks/identity',
   })
   url: string;
 

@@ -103,7 +103,7 @@ export class WebhooksRepository {
    */
   createWebhook(
     tenantId: string,
-    row: WebhookSettings & { id: string; secret: string },
+    row: WebhookSettings & { id: string; secret: string; status: string },
     actor: string,
   ): Promise<WebhookRow> {
     return this.database.prisma.$transaction(async (tx) => {
@@ -276,71 +276,70 @@ export class WebhooksRepository {
   }
 
   /**
-   * Records a delivered event (and skipped ones before it): the position
-   * moves to it, the lease is renewed, the attempt logged. Returns the
-   * secrets to sign the next one with, or undefined when the lease or the
-   * revision is no longer this worker's (it must stop).
+   * Records progress: the position moves to `position` (the last event
+   * handled, delivered or skipped), the `attempts` made meanwhile (failed
+   * ones too) are logged, the lease is renewed. Returns the secrets to sign the next events
+   * with, or undefined when the lease or the revision is no longer this
+   * worker's (it must stop).
    */
-  async delivered(
+  async progressed(
     claim: ClaimedWebhook,
     owner: string,
-    eventId: bigint,
+    position: bigint,
+    attempts: { eventId: bigint; attempt: AttemptResult }[],
     leaseMs: number,
-    attempt: AttemptResult,
   ): Promise<Pick<ClaimedWebhook, 'secret' | 'previousSecret'> | undefined> {
+    const ok = attempts.filter((a) => a.attempt.ok);
+    const delivered = ok.length > 0;
+    const last = ok.reduce<bigint | null>(
+      (max, a) => (max === null || a.eventId > max ? a.eventId : max),
+      null,
+    );
     const [row] = await this.database.prisma.$queryRaw<
       Pick<ClaimedWebhook, 'secret' | 'previousSecret'>[]
     >`
       WITH moved AS (
         UPDATE webhook
-           SET position = ${eventId}, lease_until = now() + ${ms(leaseMs)},
-               last_delivered_at = now(), last_delivered_event_id = ${eventId},
-               failed_attempts = 0, failing_since = NULL, status = 'active',
-               next_attempt_at = now()
+           SET position = ${position}, lease_until = now() + ${ms(leaseMs)},
+               last_delivered_at = CASE WHEN ${delivered} THEN now() ELSE last_delivered_at END,
+               last_delivered_event_id = COALESCE(${last}::bigint, last_delivered_event_id),
+               failed_attempts = CASE WHEN ${delivered} THEN 0 ELSE failed_attempts END,
+               failing_since = CASE WHEN ${delivered} THEN NULL ELSE failing_since END,
+               status = CASE WHEN ${delivered} THEN 'active' ELSE status END
          WHERE id = ${claim.id} AND lease_owner = ${owner}
            AND revision = ${claim.revision}
         RETURNING id, secret,
                   CASE WHEN previous_secret_until > now() THEN previous_secret END
                     AS "previousSecret"
       ), logged AS (
-        INSERT INTO webhook_attempt (webhook_id, event_id, duration_ms, status)
-        SELECT id, ${eventId}, ${attempt.durationMs}, ${attempt.status ?? null}::int
-          FROM moved
+        INSERT INTO webhook_attempt (webhook_id, event_id, duration_ms, status, error)
+        SELECT moved.id, a.event_id, a.duration_ms, a.status, a.error
+          FROM moved,
+               unnest(${attempts.map((a) => String(a.eventId))}::bigint[],
+                      ${attempts.map((a) => a.attempt.durationMs)}::int[],
+                      ${attempts.map((a) => a.attempt.status ?? null)}::int[],
+                      ${attempts.map((a) => a.attempt.error ?? null)}::text[])
+                 AS a(event_id, duration_ms, status, error)
       )
       SELECT secret, "previousSecret" FROM moved`;
     return row;
-  }
-
-  /** Moves the position past skipped events; false when the claim is lost. */
-  async skipped(
-    claim: ClaimedWebhook,
-    owner: string,
-    position: bigint,
-    leaseMs: number,
-  ): Promise<boolean> {
-    const count = await this.database.prisma.$executeRaw`
-      UPDATE webhook SET position = ${position}, lease_until = now() + ${ms(leaseMs)}
-       WHERE id = ${claim.id} AND lease_owner = ${owner}
-         AND revision = ${claim.revision}`;
-    return count > 0;
   }
 
   /**
    * Records a failed attempt: the next one after `delayMs`; the
    * subscription is `failing` once failures have gone on longer than
    * `retrySeconds`, `disabled` at once when `gone` (410). Ends the lease.
+   * (The attempt itself is logged with the others, by `progressed`.)
    */
   async failed(
     claim: ClaimedWebhook,
     owner: string,
-    eventId: bigint,
     attempt: AttemptResult,
     delayMs: number,
     retrySeconds: number,
     gone: boolean,
   ): Promise<string | undefined> {
     const [row] = await this.database.prisma.$queryRaw<{ status: string }[]>`
-      WITH failed AS (
         UPDATE webhook
            SET failed_attempts = failed_attempts + 1,
                failing_since = COALESCE(failing_since, now()),
@@ -355,14 +354,7 @@ export class WebhooksRepository {
                lease_owner = NULL, lease_until = NULL
          WHERE id = ${claim.id} AND lease_owner = ${owner}
            AND revision = ${claim.revision}
-        RETURNING id, status
-      ), logged AS (
-        INSERT INTO webhook_attempt (webhook_id, event_id, duration_ms, status, error)
-        SELECT id, ${eventId}, ${attempt.durationMs}, ${attempt.status ?? null}::int,
-               ${attempt.error ?? null}
-          FROM failed
-      )
-      SELECT status FROM failed`;
+        RETURNING status`;
     return row?.status;
   }
 

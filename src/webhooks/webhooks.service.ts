@@ -148,6 +148,7 @@ export class WebhooksService {
         eventTypes: eventTypesOf(body.eventTypes),
         description: body.description ?? null,
         enabled: body.enabled ?? true,
+        status: body.enabled === false ? 'disabled' : 'active',
         secret,
       },
       actor,

@@ -71,6 +71,11 @@ export class WebhookReceiver {
     this.queue.push(...behaviours);
   }
 
+  /** Forgets the behaviours not used yet: 204 from now on. */
+  recover(): void {
+    this.queue.length = 0;
+  }
+
   /** The ids received, each once, in the order they first came. */
   uniqueIds(): string[] {
     return [...new Set(this.deliveries.map((d) => d.id))];
@@ -82,6 +87,19 @@ export class WebhookReceiver {
     return this.deliveries.filter((d) =>
       seen.has(d.id) ? false : (seen.add(d.id), true),
     );
+  }
+
+  /**
+   * The event ids of each identity in the order they first arrived: in
+   * order per identity, each list increases.
+   */
+  firstArrivalsByIdentity(): Record<string, bigint[]> {
+    const by: Record<string, bigint[]> = {};
+    for (const d of this.firstArrivals())
+      (by[d.payload.data.identityId] ??= []).push(
+        BigInt(d.payload.data.eventId),
+      );
+    return by;
   }
 
   /** Waits until `ready` holds (10 s at most). */
