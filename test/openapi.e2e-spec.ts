@@ -54,6 +54,19 @@ describe('the OpenAPI document', () => {
 
   it('is valid OpenAPI 3.1, served without a token', async () => {
     expect(document.openapi).toBe('3.1.0');
+    // Its webhooks section: one POST per event type a subscription may get.
+    expect(Object.keys(document.webhooks)).toStrictEqual([
+      'identity.imported',
+      'identity.created',
+      'identity.updated',
+      'identity.deleted',
+      'identity.merged',
+    ]);
+    expect(
+      document.webhooks['identity.updated'].post.requestBody.content[
+        'application/json'
+      ].schema.properties.type,
+    ).toStrictEqual({ type: 'string', const: 'identity.updated' });
     await expect(
       SwaggerParser.validate(structuredClone(document)),
     ).resolves.toBeDefined();

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { EventsService } from '../src/events/events.service';
+import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import type { WebhookConfig } from '../src/config/app-config';
 import { problemBody as problem } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
@@ -478,6 +479,70 @@ describe('webhooks', () => {
       expect([both.status, both.body.detail]).toStrictEqual([
         400,
         'fromEventId or since must be given, not both',
+      ]);
+    });
+
+    it('does not hold one endpoint up while another is down', async () => {
+      const down = await new WebhookReceiver().start();
+      await down.stop();
+      receiver = await new WebhookReceiver().start();
+      const stuck = await subscribe(down);
+      await subscribe(receiver);
+      for (const [who, name] of [
+        ['ann', 'One'],
+        ['bob', 'Two'],
+        ['ann', 'Three'],
+      ])
+        await rename(who, name);
+      await receiver.waitFor(() => receiver.uniqueIds().length === 3);
+      expect((await status(stuck.id)).backlog).toBe(3);
+      await as(ADMIN).delete(`${admin()}/${stuck.id}`).expect(204);
+    });
+
+    it('keeps delivery attempts for WEBHOOK_LOG_DAYS', async () => {
+      receiver = await new WebhookReceiver().start();
+      const { id } = await subscribe(receiver);
+      await rename('ann', 'Logged');
+      await receiver.waitFor(() => receiver.deliveries.length === 1);
+      await waitUntil(
+        async () =>
+          (await as(ADMIN).get(`${admin()}/${id}/attempts`)).body.length === 1,
+      );
+      const repository = app.app.get(WebhooksRepository);
+      // Aged past the 7 days of FAST.logDays, then pruned as the worker does.
+      await app.database.prisma.webhookAttempt.updateMany({
+        where: { webhookId: id },
+        data: { attemptedAt: new Date(Date.now() - 8 * 86_400_000) },
+      });
+      expect(await repository.pruneAttempts(7)).toBeGreaterThanOrEqual(1);
+      const log = await as(ADMIN).get(`${admin()}/${id}/attempts`);
+      expect([log.status, log.body]).toStrictEqual([200, []]);
+    });
+
+    it('outlive a replacing import, and deliver its events', async () => {
+      receiver = await new WebhookReceiver().start();
+      const { id } = await subscribe(receiver);
+      const before = await as(ADMIN).get(`${admin()}/${id}`).expect(200);
+      const copy = structuredClone(FILE);
+      copy.tenant.id = tenant.id;
+      copy.identities = copy.identities.filter((i) => i.identityId !== 'cy');
+      copy.tokens = copy.tokens
+        .filter((t) => t.token !== own('cy'))
+        .map((t) => ({ ...t, token: tenant.token(t.token) }));
+      await app.tenants.importTenant(copy, { replace: true });
+      const after = await as(ADMIN).get(`${admin()}/${id}`).expect(200);
+      expect(after.body).toStrictEqual(before.body);
+      // The replace's events: cy deleted, the others imported again.
+      await receiver.waitFor(() => receiver.uniqueIds().length === 3);
+      expect(
+        receiver
+          .firstArrivals()
+          .map((d) => `${d.payload.type} ${d.payload.data.identityId}`)
+          .sort((a, b) => a.localeCompare(b)),
+      ).toStrictEqual([
+        'identity.deleted cy',
+        'identity.imported ann',
+        'identity.imported bob',
       ]);
     });
 

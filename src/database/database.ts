@@ -17,6 +17,7 @@ import {
 import { readContext } from './replicas/read-context';
 import { parseLsn, Replica, ReplicaSet } from './replicas/replica-set';
 import { describeDatabaseUrl } from './database-url';
+import type { DatabaseRole } from './database-role';
 import { OnClose, openEmbedded } from './embedded-database';
 import { statementNames } from './statement-names';
 
@@ -41,12 +42,7 @@ interface Driver {
   close(): Promise<void>;
 }
 
-/**
- * Who opens an embedded database: the service owns its data directory and
- * serves it to other processes; a command connects to the service that owns
- * it, or opens the directory itself when no service runs.
- */
-export type DatabaseRole = 'service' | 'command';
+export type { DatabaseRole } from './database-role';
 
 /**
  * The database the service runs on: PostgreSQL when a connection string is

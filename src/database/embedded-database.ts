@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PoolConfig } from 'pg';
 import { AppConfig } from '../config/app-config';
-import type { DatabaseRole } from './database';
+import type { DatabaseRole } from './database-role';
 import {
   describeOwner,
   directoryOwner,

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { RouteTable } from '../common/http/route-table';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { JWT_ALGORITHMS } from '../tenants/tenant-file.dto';
-import { addWebhooks } from '../webhooks/webhooks.api-docs';
+import { OpenApiSections } from './openapi-sections';
 import { addProtocol, PROTOCOL_TAG } from './openapi-protocol';
 
 const DESCRIPTION = `Who the signed-in user is, which login accounts they have linked (grouped
@@ -87,7 +87,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (_controller: string, method: string) => method,
   });
-  return addWebhooks(addProtocol(document));
+  const sections = app.get(OpenApiSections, { strict: false });
+  return sections.apply(addProtocol(document));
 }
 
 /** Serves the document at /openapi.json and Swagger UI at /docs; both public. */

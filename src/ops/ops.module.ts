@@ -9,12 +9,19 @@ import { RedisModule } from './redis/redis.module';
 import { ReadinessRepository } from './readiness.repository';
 import { RequestObserver } from './request-observer';
 import { ServerShutdown } from './server-shutdown';
+import { OpenApiSections } from './openapi-sections';
 
 /** What operators need: logs, health, metrics, rate limits, orderly shutdown. */
 @Module({
   imports: [LoggingModule, TerminusModule, RedisModule, RateLimitModule],
   controllers: [HealthController, MetricsController],
-  providers: [Metrics, ReadinessRepository, RequestObserver, ServerShutdown],
-  exports: [Metrics, RequestObserver],
+  providers: [
+    Metrics,
+    ReadinessRepository,
+    RequestObserver,
+    ServerShutdown,
+    OpenApiSections,
+  ],
+  exports: [Metrics, RequestObserver, OpenApiSections],
 })
 export class OpsModule {}

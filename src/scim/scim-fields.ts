@@ -7,7 +7,7 @@ import {
 } from '../identity/identity-fields';
 import { Prisma } from '../generated/prisma/client';
 import { MAX_ITEMS, MAX_PROPERTIES } from '../identity/identity-update.rules';
-import type { FilterAttributes } from './scim-filter';
+import type { FilterAttributes } from './scim-filter-attributes';
 import { attribute, complex, ScimAttribute } from './scim-schema';
 
 /**

@@ -2,22 +2,9 @@ import { Filter, parse } from 'scim2-parse-filter';
 import { InvalidRequest } from '../common/errors';
 import { Prisma } from '../generated/prisma/client';
 import { USER_SCHEMA } from './scim-schemas';
+import type { Filterable, FilterAttributes } from './scim-filter-attributes';
 
-/**
- * How an attribute is compared: its SQL, its kind, and whether case matters.
- * A `texts` attribute has many values: an array column, or, with `some`,
- * rows elsewhere (`some(condition)` is true when one value `v.value`
- * satisfies the condition).
- */
-interface Filterable {
-  sql: Prisma.Sql;
-  kind: 'text' | 'texts' | 'flag' | 'time';
-  caseExact?: boolean;
-  some?: (condition: Prisma.Sql) => Prisma.Sql;
-}
-
-/** What a filter may name, by lower-case attribute path. */
-export type FilterAttributes = Record<string, Filterable>;
+export type { FilterAttributes };
 
 /** The limits of a filter's size (docs/scim.md): each is answered 400 invalidFilter. */
 export const FILTER_LIMITS = { length: 2048, terms: 20, depth: 8 };

@@ -131,9 +131,10 @@ export class TenantsRepository {
    * existing tenant makes the insert fail and nothing is written. A replace
    * keeps what the file does not mention: the tokens it does not list (unless
    * `replaceTokens`), as long as their identity and account are still there,
-   * and the Group id, externalId and creation time of each role that is
-   * still there. The change log records `events`, and a deletion for every
-   * identity the replaced tenant had that the new data lacks.
+   * the Group id, externalId and creation time of each role that is still
+   * there, and the webhook subscriptions with their delivery log. The
+   * change log records `events`, and a deletion for every identity the
+   * replaced tenant had that the new data lacks.
    */
   async write(
     data: TenantData,
@@ -157,8 +158,22 @@ export class TenantsRepository {
         const plan = planReplace(data, old, replaceTokens);
         const insert = (table: keyof typeof TABLES, rows: object[]) =>
           insertRows(tx, table, tenantId, TABLES[table], rows);
+        // Webhook subscriptions are not in the file: they and their
+        // delivery log outlive the replace, and deliver its events.
+        const webhooks = existed
+          ? await tx.webhook.findMany({ where: { tenantId } })
+          : [];
+        const attempts = webhooks.length
+          ? await tx.webhookAttempt.findMany({
+              where: { webhookId: { in: webhooks.map((w) => w.id) } },
+            })
+          : [];
         if (replace) await tx.tenant.deleteMany({ where: { id: tenantId } });
         await tx.tenant.create({ data: data.tenant });
+        if (webhooks.length) {
+          await tx.webhook.createMany({ data: webhooks });
+          await tx.webhookAttempt.createMany({ data: attempts });
+        }
         await insert('account_provider', data.providers);
         await insert('token_issuer', data.issuers);
         await insert('identity', data.identities);

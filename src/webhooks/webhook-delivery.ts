@@ -109,17 +109,20 @@ export class WebhookDelivery
           room,
         );
         for (const claim of claimed) {
-          const work = this.deliver(claim, claimedAt)
-            .catch((error: unknown) =>
-              this.logger.error(
-                `webhook ${claim.id}: ${(error as Error).message}`,
-              ),
-            )
-            .finally(() => {
+          const work: Promise<void> = this.deliver(claim, claimedAt).then(
+            () => {
               this.running.delete(work);
               // A subscription given back may have more: look again soon.
               if (!this.stopping && !this.polling) this.schedule(0);
-            });
+            },
+            (error: unknown) => {
+              // Not again at once: the next poll, as after any failure.
+              this.running.delete(work);
+              this.logger.error(
+                `webhook ${claim.id}: ${(error as Error).message}`,
+              );
+            },
+          );
           this.running.add(work);
         }
         again = claimed.length === room;

@@ -214,10 +214,17 @@ export class WebhooksRepository {
     return figures;
   }
 
-  /** Every subscription with its tenant, for the metrics. */
-  allWebhooks(): Promise<(WebhookRow & { tenantId: string })[]> {
+  /** Every subscription with its tenant, for the metrics (no secret read). */
+  allWebhooks() {
     return this.database.prisma.webhook.findMany({
-      omit: { leaseOwner: true, leaseUntil: true },
+      select: {
+        id: true,
+        tenantId: true,
+        status: true,
+        position: true,
+        eventTypes: true,
+        lastDeliveredAt: true,
+      },
       orderBy: { id: 'asc' },
     });
   }
