@@ -9,6 +9,10 @@
 //   npm run bench              # 100,000-identity tenant, 15 s per scenario
 //   npm run bench -- --quick   # small data, a few seconds per scenario (CI)
 //   npm run bench -- --unnamed # also the floor with unnamed statements
+//
+// After the saturation runs, GET of the current identity is driven at a
+// fixed rate, open loop, against each of the three in turn — half the
+// floor's saturation, then half the service's —: p50, p99 and p99.9.
 const { spawn, execFileSync } = require('node:child_process');
 const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { cpus, totalmem } = require('node:os');
@@ -209,6 +213,54 @@ async function runAll(script, port, extra, scenarios = SCENARIOS) {
 }
 
 /**
+ * Latency at a fixed load, open loop (as wrk2 measures it): GET of the
+ * current identity sent at `rate` requests per second on 64 connections
+ * whatever the answers do, each latency counted from when its request was
+ * due, so that a stall shows in every request it delays (no coordinated
+ * omission). Warms up for WARMUP seconds, measures for DURATION.
+ */
+async function fixedRate(script, port, rate) {
+  const { Pool } = require('undici');
+  const child = await start(script, port, {});
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 64 });
+  const token = rotate(ACCESS);
+  const send = async (due, latencies) => {
+    try {
+      const res = await pool.request({ method: 'GET', path: API, headers: { authorization: `Bearer ${token()}` } });
+      await res.body.dump();
+      if (res.statusCode !== 200) latencies.errors++;
+    } catch {
+      latencies.errors++;
+    }
+    latencies.push(performance.now() - due);
+  };
+  const run = async (seconds) => {
+    const latencies = Object.assign([], { errors: 0 });
+    const sent = [];
+    const begin = performance.now();
+    const total = Math.round(seconds * rate);
+    for (let i = 0; i < total; ) {
+      // Every request due by now, then wait a millisecond.
+      for (; i < total && begin + (i * 1000) / rate <= performance.now(); i++) sent.push(send(begin + (i * 1000) / rate, latencies));
+      await new Promise((done) => setTimeout(done, 1));
+    }
+    await Promise.all(sent);
+    return latencies;
+  };
+  try {
+    await run(WARMUP);
+    const latencies = await run(DURATION);
+    latencies.sort((a, b) => a - b);
+    const at = (p) => Number(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1));
+    return { rate, p50: at(0.5), p99: at(0.99), p999: at(0.999), errors: latencies.errors };
+  } finally {
+    await pool.close();
+    child.kill('SIGTERM');
+    await new Promise((done) => child.once('exit', done));
+  }
+}
+
+/**
  * The floor and the peer must answer exactly what the service answers: the
  * same status, 200, and the same JSON body (compared parsed, so key order and
  * headers such as ETag may differ).
@@ -266,6 +318,16 @@ async function main() {
   const floorScenarios = SCENARIOS.filter(([, , , serviceOnly]) => !serviceOnly);
   const floor = await runAll(FLOOR, 3202, {}, floorScenarios);
   const unnamed = values.unnamed ? await runAll(FLOOR, 3204, { BASELINE_STATEMENTS: 'unnamed' }, floorScenarios) : undefined;
+  // At half of what the floor served at saturation (the same rate for all
+  // three), and at half of what the service served, where it is not
+  // overloaded.
+  const [floorCurrent, serviceCurrent] = [floor, service].map((s) => s.results.get('GET current identity'));
+  const atRate = [];
+  if (floorCurrent)
+    for (const [what, served] of [["the floor's", floorCurrent], ["the service's", serviceCurrent]]) {
+      const rate = Math.round(served.rps / 2);
+      atRate.push({ what, rate, service: await fixedRate(SERVICE, 3201, rate), peer: await fixedRate(PEER, 3203, rate), floor: await fixedRate(FLOOR, 3202, rate) });
+    }
   const ratio = (a, b) => (b ? Number((a.rps / b.rps).toFixed(2)) : undefined);
   const rows = SCENARIOS.map(([scenario]) => {
     const [s, p, b, u] = [service, peer, floor, unnamed].map((server) => server?.results.get(scenario));
@@ -288,6 +350,13 @@ async function main() {
   console.log('\n| Scenario | Service CPU ms/req | its PostgreSQL CPU ms/req | Floor CPU ms/req | its PostgreSQL CPU ms/req |');
   console.log('|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.scenario} | ${r.service?.serverCpuMs} | ${r.service?.postgresCpuMs} | ${r.baseline?.serverCpuMs ?? '–'} | ${r.baseline?.postgresCpuMs ?? '–'} |`);
+  for (const run of atRate) {
+    console.log(`\nGET current identity at a fixed ${run.rate} req/s (half ${run.what} saturation), open loop, 64 connections, ${DURATION} s:\n`);
+    console.log('| | p50 ms | p99 ms | p99.9 ms | failed |');
+    console.log('|---|---|---|---|---|');
+    for (const name of ['service', 'peer', 'floor']) console.log(`| ${name} | ${run[name].p50} | ${run[name].p99} | ${run[name].p999} | ${run[name].errors} |`);
+    console.log(`Service p99 ÷ floor p99: ${(run.service.p99 / run.floor.p99).toFixed(2)}; ÷ peer p99: ${(run.service.p99 / run.peer.p99).toFixed(2)}`);
+  }
   const failures = rows.flatMap((r) =>
     [['service', r.service], ['peer', r.peer], ['floor', r.baseline], ['unnamed floor', r.unnamedBaseline]]
       .filter(([, f]) => f?.errors)
@@ -305,6 +374,7 @@ async function main() {
       machine, date: new Date().toISOString().slice(0, 10), quick: QUICK, identities: SIZE,
       peakRssMb: service.peakRss, peerPeakRssMb: peer.peakRss, baselinePeakRssMb: floor.peakRss, unnamedBaselinePeakRssMb: unnamed?.peakRss,
       scenarios: rows,
+      fixedRate: atRate,
     };
     writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     // docs/operations.md's capacity figures are this run's.
