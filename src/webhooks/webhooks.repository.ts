@@ -285,9 +285,9 @@ export class WebhooksRepository {
   /**
    * Records progress: the position moves to `position` (the last event
    * handled, delivered or skipped), the `attempts` made meanwhile (failed
-   * ones too) are logged, the lease is renewed. Returns the secrets to sign the next events
-   * with, or undefined when the lease or the revision is no longer this
-   * worker's (it must stop).
+   * ones too) are logged, the lease is renewed. Returns the secrets to
+   * sign the next events with, or undefined when the lease or the revision
+   * is no longer this worker's (it must stop).
    */
   async progressed(
     claim: ClaimedWebhook,
