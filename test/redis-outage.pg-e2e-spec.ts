@@ -7,6 +7,7 @@ import { RedisCounters } from '../src/ops/rate-limit/counters';
 import { COUNTERS } from '../src/ops/rate-limit/rate-limiter';
 import { API, bearer, example, TOKENS } from './support/example';
 import { startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 // A Redis of the test's own on loopback, paused as a network partition would
 // (the process stopped, its connections open): the service must not wait
@@ -120,12 +121,4 @@ async function waitForRedis(port: number) {
       client.disconnect();
     }
   });
-}
-
-async function until(done: () => boolean | Promise<boolean>) {
-  for (let i = 0; i < 100; i++) {
-    if (await done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('not reached within 10 s');
 }

@@ -10,6 +10,7 @@ import { API, bearer, example, TOKENS } from './support/example';
 import { serverEnvironment, startServer } from './support/server';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, databaseKind } from './support/test-database';
+import { until } from './support/until';
 
 // What an outside security review found, each kept as a regression test.
 const STRANGER = 'example-olga-access-token-0001';
@@ -493,9 +494,3 @@ if (databaseKind() === 'postgres')
       );
     });
   });
-
-async function until(done: () => boolean) {
-  for (let i = 0; i < 100 && !done(); i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(done()).toBe(true);
-}

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { AddressInfo, createServer, Server as NetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { documentedExample, documents } from './support/doc-examples';
+import { until } from './support/until';
 import { ADMIN_URL } from './support/postgres-admin';
 import { serverEnvironment, startServer } from './support/server';
 import {
@@ -213,10 +214,10 @@ describe('starting the service', () => {
         .find((line) => /^curl -X PUT .*demo-bob-access-token/.test(line))!;
       const res = await bob(/-d '([^']*)'/.exec(put)![1]);
       expect(res.status).toBe(200);
-      await until(
-        () => printed.includes('\n'),
-        () => said + server.output(),
-      );
+      await until(() => printed.includes('\n'), {
+        what: 'a delivery printed by the receiver',
+        context: () => said + server.output(),
+      });
       const documented = JSON.parse(
         documentedExample('webhook of the PUT example'),
       );
@@ -345,16 +346,4 @@ function listen(): Promise<{ server: NetServer; port: number }> {
       resolve({ server, port: (server.address() as AddressInfo).port }),
     );
   });
-}
-
-/** Waits until `ready` holds (10 s at most). */
-async function until(
-  ready: () => boolean,
-  context: () => string = () => '',
-): Promise<void> {
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    if (ready()) return;
-    await new Promise((done) => setTimeout(done, 25));
-  }
-  throw new Error(`timed out\n${context()}`);
 }

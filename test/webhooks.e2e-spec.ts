@@ -5,6 +5,7 @@ import type { WebhookConfig } from '../src/config/app-config';
 import { problemBody as problem } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
+import { until } from './support/until';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const ADMIN = 'hooks-console-app-token-0001';
@@ -287,7 +288,7 @@ describe('webhooks', () => {
       ])
         await rename(who, name);
       // Attempts fail while it is down, and say why.
-      await waitUntil(async () => (await status(id)).failedAttempts >= 2);
+      await until(async () => (await status(id)).failedAttempts >= 2);
       expect(await status(id)).toMatchObject({
         status: 'retrying',
         backlog: 3,
@@ -348,7 +349,7 @@ describe('webhooks', () => {
           fields: [],
         },
       });
-      await waitUntil(async () => (await status(id)).backlog === 0);
+      await until(async () => (await status(id)).backlog === 0);
       expect(await status(id)).toStrictEqual({
         status: 'active',
         position: events.at(-1)!.id,
@@ -401,7 +402,7 @@ describe('webhooks', () => {
           { answer: 410 },
         );
         await rename('bob', 'Gone');
-        await waitUntil(async () => (await status(id)).status === 'disabled');
+        await until(async () => (await status(id)).status === 'disabled');
         expect(elsewhere.deliveries).toStrictEqual([]);
         const attempts = (await as(ADMIN).get(`${admin()}/${id}/attempts`))
           .body;
@@ -446,7 +447,7 @@ describe('webhooks', () => {
       await receiver.waitFor(() => receiver.deliveries.length === 1);
       const events = await changeLog();
       expect(receiver.deliveries[0].payload.type).toBe('identity.deleted');
-      await waitUntil(
+      await until(
         async () => (await status(id)).position === events.at(-1)!.id,
       );
       await as(ADMIN)
@@ -504,7 +505,7 @@ describe('webhooks', () => {
       const { id } = await subscribe(receiver);
       await rename('ann', 'Logged');
       await receiver.waitFor(() => receiver.deliveries.length === 1);
-      await waitUntil(
+      await until(
         async () =>
           (await as(ADMIN).get(`${admin()}/${id}/attempts`)).body.length === 1,
       );
@@ -606,7 +607,7 @@ describe('webhooks whose retries run out', () => {
       await tenant.as(own('ann')).put('', { displayName: name }).expect(200);
     const status = async () =>
       (await request(server).get(`${admin}/${id}/status`).set(auth)).body;
-    await waitUntil(async () => (await status()).status === 'failing');
+    await until(async () => (await status()).status === 'failing');
     const failing = await status();
     expect(failing).toMatchObject({
       status: 'failing',
@@ -634,16 +635,7 @@ describe('webhooks whose retries run out', () => {
     expect(receiver.deliveries.slice(tried).map((d) => d.id)).toStrictEqual(
       receiver.uniqueIds(),
     );
-    await waitUntil(async () => (await status()).backlog === 0);
+    await until(async () => (await status()).backlog === 0);
     expect((await status()).status).toBe('active');
   });
 });
-
-/** Waits until `ready` resolves true (10 s at most). */
-async function waitUntil(ready: () => Promise<boolean>): Promise<void> {
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    if (await ready()) return;
-    await sleep(25);
-  }
-  throw new Error('timed out');
-}

@@ -89,23 +89,15 @@ interface Figures {
 
 /** Every subscription's figures; none while the database does not answer (/metrics still does). */
 async function figuresOf(webhooks: WebhooksRepository): Promise<Figures[]> {
-  const rows = await webhooks.allWebhooks().catch(() => []);
-  const figures: Figures[] = [];
-  for (const row of rows) {
-    const found = await webhooks
-      .backlog(row.tenantId, row)
-      .catch(() => undefined);
-    if (!found) continue;
-    figures.push({
-      labels: { tenant: row.tenantId, webhook: row.id, status: row.status },
-      backlog: Number(found.backlog),
-      oldestSeconds: found.oldestUndelivered
-        ? Math.max(0, Date.now() - found.oldestUndelivered.getTime()) / 1000
-        : 0,
-      lastDelivery: row.lastDeliveredAt
-        ? row.lastDeliveredAt.getTime() / 1000
-        : undefined,
-    });
-  }
-  return figures;
+  const rows = await webhooks.backlogs().catch(() => []);
+  return rows.map((row) => ({
+    labels: { tenant: row.tenantId, webhook: row.id, status: row.status },
+    backlog: Number(row.backlog),
+    oldestSeconds: row.oldestUndelivered
+      ? Math.max(0, Date.now() - row.oldestUndelivered.getTime()) / 1000
+      : 0,
+    lastDelivery: row.lastDeliveredAt
+      ? row.lastDeliveredAt.getTime() / 1000
+      : undefined,
+  }));
 }

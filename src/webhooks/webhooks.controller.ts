@@ -126,10 +126,11 @@ export class WebhooksController {
       body,
       actorOf(caller.appId),
     );
-    const json = createdJson(res, `${req.path}/${webhook.id}`, webhook);
-    // The ETag is the settings' (as GET shows them); the answer adds the secret.
+    // Status, Location and the ETag of the settings as GET shows them; the
+    // answer adds the secret, this once.
+    createdJson(res, `${req.path}/${webhook.id}`, webhook);
     res.setHeader('Cache-Control', 'no-store');
-    return JSON.stringify({ ...JSON.parse(json), secret });
+    return JSON.stringify({ ...webhook, secret });
   }
 
   @Get(':webhookId')

@@ -42,7 +42,11 @@ export interface ClaimedWebhook {
 }
 
 /** The live figures of a subscription's delivery. */
-export interface BacklogFigures {
+export interface Backlog {
+  id: string;
+  tenantId: string;
+  status: string;
+  lastDeliveredAt: Date | null;
   backlog: bigint;
   oldestUndelivered: Date | null;
 }
@@ -51,12 +55,6 @@ export interface BacklogFigures {
 export type DeliverableEvent = Prisma.IdentityEventGetPayload<object>;
 
 const ms = (value: number) => Prisma.sql`(${value} * interval '1 millisecond')`;
-
-/** The change-log types a subscription to `eventTypes` wants, as SQL over `e.type`. */
-const wanted = (eventTypes: string[]) =>
-  eventTypes.includes('*')
-    ? Prisma.sql`TRUE`
-    : Prisma.sql`('identity.' || e.type) = ANY(${eventTypes}::text[])`;
 
 /**
  * A tenant's webhook subscriptions (admin changes, each with its audit log
@@ -199,34 +197,29 @@ export class WebhooksRepository {
     return first?.id ?? null;
   }
 
-  /** How many wanted events wait, and since when, counted up to `cap`. */
-  async backlog(
-    tenantId: string,
-    row: Pick<WebhookRow, 'position' | 'eventTypes'>,
+  /**
+   * How many wanted events wait for each subscription (the tenant's one
+   * with `id`, or all of them), and since when, counted up to `cap`: one
+   * query, whichever the number of subscriptions.
+   */
+  backlogs(
+    only?: { tenantId: string; id: string },
     cap = 1_000_000,
-  ): Promise<BacklogFigures> {
-    const [figures] = await this.database.prisma.$queryRaw<BacklogFigures[]>`
-      SELECT count(*)::bigint AS backlog, min(w.occurred_at) AS "oldestUndelivered"
-        FROM (SELECT e.occurred_at FROM identity_event e
-               WHERE e.tenant_id = ${tenantId} AND e.id > ${row.position}
-                 AND ${wanted(row.eventTypes)}
-               ORDER BY e.id LIMIT ${cap}) AS w`;
-    return figures;
-  }
-
-  /** Every subscription with its tenant, for the metrics (no secret read). */
-  allWebhooks() {
-    return this.database.prisma.webhook.findMany({
-      select: {
-        id: true,
-        tenantId: true,
-        status: true,
-        position: true,
-        eventTypes: true,
-        lastDeliveredAt: true,
-      },
-      orderBy: { id: 'asc' },
-    });
+  ): Promise<Backlog[]> {
+    return this.database.prisma.$queryRaw<Backlog[]>`
+      SELECT w.id, w.tenant_id AS "tenantId", w.status,
+             w.last_delivered_at AS "lastDeliveredAt",
+             b.backlog, b."oldestUndelivered"
+        FROM webhook w
+       CROSS JOIN LATERAL (
+         SELECT count(*)::bigint AS backlog, min(x.occurred_at) AS "oldestUndelivered"
+           FROM (SELECT e.occurred_at FROM identity_event e
+                  WHERE e.tenant_id = w.tenant_id AND e.id > w.position
+                    AND ('*' = ANY(w.event_types)
+                         OR ('identity.' || e.type) = ANY(w.event_types))
+                  ORDER BY e.id LIMIT ${cap}) AS x) AS b
+       WHERE ${only ? Prisma.sql`w.tenant_id = ${only.tenantId} AND w.id = ${only.id}` : Prisma.sql`TRUE`}
+       ORDER BY w.id`;
   }
 
   /** The delivery log, newest first, before attempt `beforeId`. */

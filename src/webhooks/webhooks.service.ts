@@ -301,10 +301,10 @@ export class WebhooksService {
   /** The live figures of the subscription's delivery. */
   async status(tenantId: string, id: string): Promise<WebhookStatusView> {
     const row = await this.find(tenantId, id);
-    const { backlog, oldestUndelivered } = await this.webhooks.backlog(
+    const [{ backlog, oldestUndelivered }] = await this.webhooks.backlogs({
       tenantId,
-      row,
-    );
+      id,
+    });
     const view: WebhookStatusView = {
       status: row.status,
       position: String(row.position),

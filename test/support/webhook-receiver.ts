@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { until } from './until';
 
 /** What the receiver does with the next request. */
 export type Behaviour =
@@ -102,15 +103,12 @@ export class WebhookReceiver {
     return by;
   }
 
-  /** Waits until `ready` holds (10 s at most). */
-  async waitFor(ready: () => boolean, what = 'deliveries'): Promise<void> {
-    for (let waited = 0; waited < 10_000; waited += 25) {
-      if (ready()) return;
-      await new Promise((done) => setTimeout(done, 25));
-    }
-    throw new Error(
-      `timed out waiting for ${what}; received ${JSON.stringify(this.uniqueIds())}`,
-    );
+  /** Waits until `ready` holds (10 s at most), naming what arrived if not. */
+  waitFor(ready: () => boolean): Promise<void> {
+    return until(ready, {
+      what: 'the deliveries awaited',
+      context: () => `received ${JSON.stringify(this.uniqueIds())}`,
+    });
   }
 
   private async handle(
