@@ -9,6 +9,8 @@
 //   npm run bench              # 100,000-identity tenant, 15 s per scenario
 //   npm run bench -- --quick   # small data, a few seconds per scenario (CI)
 //   npm run bench -- --unnamed # also the floor with unnamed statements
+//   npm run bench -- --ledger  # the cost of each layer of GET current (bench/ledger.js)
+//   npm run bench -- --ledger --before ../old/dist  # and of another version's build
 //
 // After the saturation runs, GET of the current identity is driven at a
 // fixed rate, open loop, against each of the three in turn — half the
@@ -38,6 +40,13 @@ const { values } = parseArgs({
     service: { type: 'string' },
     // Node/V8 flags for the service process, e.g. "--trace-gc".
     'node-flags': { type: 'string' },
+    // The cost ledger instead of the scenarios (bench/ledger.js), in rounds.
+    ledger: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    // The ledger's fixed rate (default: half the service's saturation).
+    rate: { type: 'string' },
+    // The ledger also measures this build of another version (a dist/ directory).
+    before: { type: 'string' },
   },
 });
 const SERVICE = values.service ? resolve(values.service) : join(ROOT, 'dist', 'main.js');
@@ -46,7 +55,7 @@ const FLOOR = join(__dirname, 'baseline.js');
 const QUICK = values.quick;
 const SIZE = QUICK ? 2000 : 100000;
 const WARMUP = QUICK ? 1 : 3;
-const DURATION = values.duration ? Number(values.duration) : QUICK ? 3 : 15;
+const DURATION = values.duration ? Number(values.duration) : QUICK ? 3 : values.ledger ? 5 : 15;
 const PROFILE_DIR = join(ROOT, 'bench', 'profiles');
 const DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/identity_bench${QUICK ? '_quick' : ''}`;
@@ -153,14 +162,18 @@ function postgresCpu() {
   }
   return byPid;
 }
-/** CPU ms per request of the server and of PostgreSQL over a run (processes that ended meanwhile not counted). */
+/**
+ * CPU ms per request of the server (all its threads, and its main thread:
+ * the event loop, which bounds its throughput) and of PostgreSQL over a
+ * run (processes that ended meanwhile not counted).
+ */
 function cpuPerRequest(before, after, requests) {
-  const server = (after.server - before.server) / requests;
+  const per = (ms) => Number((ms / requests).toFixed(3));
   let postgres = 0;
   for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
-  return { serverCpuMs: Number(server.toFixed(3)), postgresCpuMs: Number((postgres / requests).toFixed(3)) };
+  return { serverCpuMs: per(after.server - before.server), mainThreadCpuMs: per(after.main - before.main), postgresCpuMs: per(postgres) };
 }
-const cpuNow = (pid) => ({ server: cpuMs(pid)?.ms ?? NaN, postgres: postgresCpu() });
+const cpuNow = (pid) => ({ server: cpuMs(pid)?.ms ?? NaN, main: cpuMs(`${pid}/task/${pid}`)?.ms ?? NaN, postgres: postgresCpu() });
 
 async function drive(port, make, pid) {
   const { path, paths, tokens, put, connections = 64 } = make();
@@ -220,8 +233,23 @@ async function runAll(script, port, extra, scenarios = SCENARIOS) {
  * omission). Warms up for WARMUP seconds, measures for DURATION.
  */
 async function fixedRate(script, port, rate) {
-  const { Pool } = require('undici');
   const child = await start(script, port, {});
+  try {
+    const { latencies } = await openLoop(port, rate, child.pid);
+    return { rate, ...latencies };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((done) => child.once('exit', done));
+  }
+}
+
+/**
+ * Drives GET current at `rate` (open loop, 64 connections): `warmup`
+ * seconds, then `seconds` measured (WARMUP and DURATION unless given). Returns p50/p99/p99.9 (ms, from each request's
+ * due time) and the CPU per request of the server `pid` and of PostgreSQL.
+ */
+async function openLoop(port, rate, pid, { warmup = WARMUP, seconds = DURATION } = {}) {
+  const { Pool } = require('undici');
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 64 });
   const token = rotate(ACCESS);
   const send = async (due, latencies) => {
@@ -248,15 +276,15 @@ async function fixedRate(script, port, rate) {
     return latencies;
   };
   try {
-    await run(WARMUP);
-    const latencies = await run(DURATION);
+    if (warmup) await run(warmup);
+    const before = cpuNow(pid);
+    const latencies = await run(seconds);
+    const cpu = cpuPerRequest(before, cpuNow(pid), latencies.length);
     latencies.sort((a, b) => a - b);
     const at = (p) => Number(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1));
-    return { rate, p50: at(0.5), p99: at(0.99), p999: at(0.999), errors: latencies.errors };
+    return { latencies: { p50: at(0.5), p99: at(0.99), p999: at(0.999), errors: latencies.errors }, ...cpu };
   } finally {
     await pool.close();
-    child.kill('SIGTERM');
-    await new Promise((done) => child.once('exit', done));
   }
 }
 
@@ -297,6 +325,60 @@ async function verifySameBodies() {
   }
 }
 
+/** Runs one statement on the benchmark's database. */
+async function sql(statement) {
+  const client = new Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Sets the last use of the benchmark's tokens (an SQL value). */
+const lastUse = (value) => sql(`UPDATE token SET last_used_at = ${value}`);
+
+/** The cost ledger of GET current: prints it and, after a full run, writes bench/ledger-results.json. */
+async function runLedger() {
+  const { ledger, ledgerTable } = require('./ledger');
+  // A token's first use in a minute writes its last use (one UPDATE); runs
+  // a minute apart would pay it or not by chance, so the ledger measures
+  // the read path alone: the tokens read as just used meanwhile.
+  await lastUse(`now() + interval '1 day'`);
+  await sql(
+    `CREATE OR REPLACE FUNCTION public.pg_last_wal_replay_lsn() RETURNS pg_lsn LANGUAGE sql AS 'SELECT pg_current_wal_lsn()'`,
+  );
+  const rounds = values.rounds ? Number(values.rounds) : QUICK ? 3 : 7;
+  console.log(`Cost ledger of GET current identity: ${rounds} rounds, ${DURATION} s per run, ${SIZE} identities`);
+  const result = await ledger({
+    start,
+    drive,
+    openLoop,
+    make: ALL_SCENARIOS[0][1],
+    path: API,
+    token: ACCESS[1],
+    floor: FLOOR,
+    rounds,
+    port: 3205,
+    databaseUrl: DATABASE_URL,
+    only: values.only,
+    rate: values.rate ? Number(values.rate) : undefined,
+    before: values.before && resolve(values.before),
+  });
+  const machine = `${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+  console.log(`\nCost ledger (${QUICK ? 'quick' : 'full'}: ${SIZE} identities, 64 connections) on ${machine}\n`);
+  console.log(ledgerTable(result));
+  await lastUse('NULL');
+  await sql('DROP FUNCTION public.pg_last_wal_replay_lsn()');
+  if (values.only) console.log('(a partial ledger: bench/ledger-results.json is left as it was)');
+  else
+    writeFileSync(
+      join(__dirname, 'ledger-results.json'),
+      `${JSON.stringify({ machine, date: new Date().toISOString().slice(0, 10), identities: SIZE, seconds: DURATION, ...result }, null, 2)}\n`,
+    );
+}
+
 async function main() {
   if ((await identityCount()) !== SIZE) {
     console.log(`Generating and importing the benchmark data (${SIZE} identities)…`);
@@ -312,6 +394,7 @@ async function main() {
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim(),
   );
+  if (values.ledger) return runLedger();
   await verifySameBodies();
   const service = await runAll(SERVICE, 3201, {});
   const peer = await runAll(PEER, 3203, {}, SCENARIOS.filter(([, , byPeer]) => byPeer));
