@@ -51,7 +51,7 @@ export function realmOf(req: Request): string {
 }
 
 /** A named path parameter as one string. */
-export function pathParam(req: Request, name: string): string {
+export function pathParam(req: Pick<Request, 'params'>, name: string): string {
   const value = req.params?.[name];
   return Array.isArray(value) ? value.join('/') : (value ?? '');
 }
