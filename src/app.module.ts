@@ -9,7 +9,7 @@ import { AdminModule } from './admin/admin.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { ReadRoutingModule } from './database/replicas/read-routing.module';
+import { ReadRoutingModule } from './ops/read-routing/read-routing.module';
 import { FriendsModule } from './friends/friends.module';
 import { IdentityModule } from './identity/identity.module';
 import { OpsModule } from './ops/ops.module';

@@ -18,7 +18,7 @@ import { RouteTable, SCIM_PATH } from './common/http/route-table';
 import { ProblemFilter } from './common/http/problem.filter';
 import { toFieldErrors } from './common/validation/field-errors';
 import { AppConfig } from './config/app-config';
-import { ReadRouting } from './database/replicas/read-routing';
+import { ReadRouting } from './ops/read-routing/read-routing';
 import { AppLogger } from './ops/logging';
 import { RequestObserver } from './ops/request-observer';
 import { setupOpenApi } from './ops/openapi';

@@ -24,6 +24,28 @@ function walk(
 const { dirs, files } = walk(SRC);
 const source = (file: string) => readFileSync(join(SRC, file), 'utf8');
 
+/** Every relative import of src/, type-only ones too, as a graph of files. */
+const target = (from: string, spec: string) => {
+  const path = join(from, '..', spec);
+  return [`${path}.ts`, join(path, 'index.ts')].find((f) => files.includes(f));
+};
+const imports = new Map(
+  files.map((file) => [
+    file,
+    [...source(file).matchAll(/from '(\.[^']+)'/g)]
+      .map(([, spec]) => target(file, spec))
+      .filter((f): f is string => f !== undefined),
+  ]),
+);
+/** The top-level folder of a file of src/ ('' for src/ itself). */
+const folderOf = (file: string) =>
+  file.includes('/') ? file.slice(0, file.indexOf('/')) : '';
+
+/** The imports against the layers that docs/architecture.md names and explains. */
+const UPWARD_IMPORTS = [
+  'identity/update-identity.pipe.ts > tenants/tenant-file.dto.ts',
+];
+
 describe('docs/architecture.md', () => {
   it('names every folder of src/', () => {
     expect(dirs.filter((dir) => !DOC.includes(`src/${dir}/`))).toStrictEqual(
@@ -53,21 +75,6 @@ describe('docs/architecture.md', () => {
   });
 
   it('is right that no files of src/ import each other in a circle', () => {
-    // Every relative import, type-only ones too, as a graph of files.
-    const target = (from: string, spec: string) => {
-      const path = join(from, '..', spec);
-      return [`${path}.ts`, join(path, 'index.ts')].find((f) =>
-        files.includes(f),
-      );
-    };
-    const imports = new Map(
-      files.map((file) => [
-        file,
-        [...source(file).matchAll(/from '(\.[^']+)'/g)]
-          .map(([, spec]) => target(file, spec))
-          .filter((f): f is string => f !== undefined),
-      ]),
-    );
     const circles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const visit = (file: string, path: string[]) => {
@@ -81,6 +88,41 @@ describe('docs/architecture.md', () => {
       state.set(file, 'done');
     };
     for (const file of files) visit(file, []);
+    expect(circles).toStrictEqual([]);
+  });
+
+  it('is right that the top-level folders are layers, with only the upward imports it names', () => {
+    const upward = [...imports].flatMap(([file, targets]) =>
+      targets
+        .filter((t) => folderOf(t) !== folderOf(file))
+        .map((t) => `${file} > ${t}`)
+        .filter((edge) => UPWARD_IMPORTS.includes(edge)),
+    );
+    expect(upward).toStrictEqual(UPWARD_IMPORTS);
+    for (const edge of UPWARD_IMPORTS)
+      expect(DOC).toContain(edge.replace(' > ', '` imports `src/'));
+    // Folder to folder, the named imports left out: no folder may reach itself.
+    const reaches = new Map<string, Set<string>>();
+    for (const [file, targets] of imports)
+      for (const t of targets)
+        if (
+          folderOf(t) !== folderOf(file) &&
+          !UPWARD_IMPORTS.includes(`${file} > ${t}`)
+        ) {
+          const set = reaches.get(folderOf(file)) ?? new Set<string>();
+          set.add(folderOf(t));
+          reaches.set(folderOf(file), set);
+        }
+    const circles: string[] = [];
+    const visit = (folder: string, path: string[]) => {
+      if (path.includes(folder)) {
+        if (folder === path[0]) circles.push([...path, folder].join(' > '));
+        return;
+      }
+      for (const next of reaches.get(folder) ?? [])
+        visit(next, [...path, folder]);
+    };
+    for (const folder of reaches.keys()) visit(folder, []);
     expect(circles).toStrictEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { canonicalToken } from '../src/auth/credentials';
+import { canonicalToken } from '../src/common/http/credentials';
 import { bearer, example } from './support/example';
 import { AUDIENCE, LocalIssuer } from './support/local-issuer';
 import { startTestApp, TestApp } from './support/test-app';

@@ -6,7 +6,7 @@ import {
   MetadataScanner,
 } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { ACCESS_RULE } from '../src/auth/access.decorator';
+import { ACCESS_RULE } from '../src/common/http/access.decorator';
 import { AppModule } from '../src/app.module';
 import { API_PREFIX, RouteTable } from '../src/common/http/route-table';
 import { RESERVED_IDENTITY_IDS } from '../src/common/validation/field-rules';

@@ -1,4 +1,4 @@
-import type { AccessCaller } from '../src/auth/principal';
+import type { AccessCaller } from '../src/identity/principal';
 import { IdentityRepository } from '../src/identity/identity.repository';
 import { IdentityService } from '../src/identity/identity.service';
 import { example, TOKENS } from './support/example';

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../common/http/access.decorator';
 import { ApiProblems, ApiTenant } from '../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { PROVIDER_ID } from '../common/validation/field-rules';

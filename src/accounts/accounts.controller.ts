@@ -28,9 +28,9 @@ import {
   WHO,
 } from '../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
-import { Access } from '../auth/access.decorator';
-import { Caller, Target } from '../auth/caller.decorator';
-import type { AccessCaller, Principal } from '../auth/principal';
+import { Access } from '../common/http/access.decorator';
+import { Caller, Target } from '../identity/caller.decorator';
+import type { AccessCaller, Principal } from '../identity/principal';
 import { AccountProviderResponse, AccountResponse } from './accounts.dto';
 import { AccountEntryPipe } from './account-entry.pipe';
 import type { NewAccount } from './accounts.repository';

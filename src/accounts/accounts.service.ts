@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../identity/principal';
 import { AccountProviderResponse, AccountResponse } from './accounts.dto';
 import { toAccountProviders } from './accounts.mapper';
 import {

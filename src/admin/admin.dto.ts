@@ -8,7 +8,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { SCOPES } from '../auth/principal';
+import { SCOPES } from '../identity/principal';
 import {
   IDENTITY_ID,
   PROVIDER_ID,

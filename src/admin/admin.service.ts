@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SCOPES } from '../auth/principal';
+import { SCOPES } from '../identity/principal';
 import type { TokenSummary } from '../auth/token.repository';
 import { TokensService } from '../auth/tokens.service';
 import {

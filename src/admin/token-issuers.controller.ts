@@ -22,9 +22,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access } from '../auth/access.decorator';
-import { Caller } from '../auth/caller.decorator';
-import type { AppCaller } from '../auth/principal';
+import { Access } from '../common/http/access.decorator';
+import { Caller } from '../identity/caller.decorator';
+import type { AppCaller } from '../identity/principal';
 import {
   ApiAdminRoute,
   ApiConditionalGet,

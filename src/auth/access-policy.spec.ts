@@ -1,6 +1,6 @@
 import { identityView } from './access-policy';
 import type { IdentityRecord } from '../identity/identity.record';
-import { Principal } from './principal';
+import { Principal } from '../identity/principal';
 
 const access = (identityId: string, isAdmin = false): Principal => ({
   kind: 'access',

@@ -1,4 +1,4 @@
-import { IdentityRule } from './access.decorator';
+import { IdentityRule } from '../common/http/access.decorator';
 import {
   Principal,
   SCOPE_ACCOUNTS_WRITE,
@@ -7,7 +7,7 @@ import {
   SCOPE_PROVISION,
   SCOPE_READ,
   SCOPE_TENANT_ADMIN,
-} from './principal';
+} from '../identity/principal';
 
 /** What the caller may do with an identity: everything, see its public part, or nothing. */
 export type View = 'full' | 'public' | 'none';

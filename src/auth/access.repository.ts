@@ -7,7 +7,7 @@ import {
   Nullable,
 } from '../identity/identity.repository';
 import type { IdentityRecord } from '../identity/identity.record';
-import type { IssuerRow } from '../tenants/tenant-data';
+import type { IssuerRow } from './token-issuer';
 
 /** A registered token with the caller it stands for, as one query reads them. */
 export interface TokenCaller {

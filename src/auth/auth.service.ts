@@ -7,7 +7,7 @@ import {
 } from '../common/errors';
 import { AccessRepository } from './access.repository';
 import { JwtVerifier } from './jwt-verifier';
-import { Principal } from './principal';
+import { Principal } from '../identity/principal';
 import { hashTokenSecret } from './token-secret';
 
 /** A token's last use is written at most this often (docs/api.md, administration). */

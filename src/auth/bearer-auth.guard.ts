@@ -8,7 +8,7 @@ import {
   OtherTenantAdminToken,
   RouteNotFound,
 } from '../common/errors';
-import { ACCESS_RULE, AccessRule } from './access.decorator';
+import { ACCESS_RULE, AccessRule } from '../common/http/access.decorator';
 
 /**
  * The global authentication guard: every route needs a valid token unless

@@ -4,8 +4,8 @@ import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
 import { pathParam } from '../common/http/request-context';
 import { AuthService } from './auth.service';
-import { bearerToken } from './credentials';
-import { Principal } from './principal';
+import { bearerToken } from '../common/http/credentials';
+import { Principal } from '../identity/principal';
 
 /** What the strategy reads of a request: the token's places and the tenant. */
 type TokenRequest = Pick<Request, 'headers' | 'query' | 'params'>;

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { Forbidden, IdentityMoved, IdentityNotFound } from '../common/errors';
-import { pathParam, requestState } from '../common/http/request-context';
+import { pathParam } from '../common/http/request-context';
 import { pathOf } from '../common/http/route-table';
 import {
   ACCESS_RULE,
@@ -10,7 +10,7 @@ import {
   IDENTITY_RULES,
   IdentityRule,
   READ_RULES,
-} from './access.decorator';
+} from '../common/http/access.decorator';
 import { isStorableText } from '../common/validation/field-rules';
 import {
   identityView,
@@ -19,7 +19,8 @@ import {
   scopeOf,
 } from './access-policy';
 import { AccessRepository } from './access.repository';
-import { Principal } from './principal';
+import { setTarget } from '../identity/caller.decorator';
+import { Principal } from '../identity/principal';
 
 /**
  * The global authorization guard. Runs after authentication and decides,
@@ -40,7 +41,6 @@ export class IdentityAccessGuard implements CanActivate {
     );
     if (rule === 'public') return true;
     const req = context.switchToHttp().getRequest<Request>();
-    const state = requestState(req);
     const caller = req.user as Principal;
     if (rule === 'current') {
       if (caller.kind !== 'access')
@@ -76,7 +76,7 @@ export class IdentityAccessGuard implements CanActivate {
     );
     const view = this.view(caller, identityId, facts.isFriend, rule);
     if (view !== 'none' && facts.identity) {
-      state.target = { identityId, view, identity: facts.identity };
+      setTarget(req, { identityId, view, identity: facts.identity });
       return true;
     }
     // Only reads follow a merge: a redirected DELETE would remove the survivor.

@@ -5,7 +5,7 @@ import { AuthenticationRequired, Forbidden } from '../common/errors';
 import { isStorableText, TENANT_ID } from '../common/validation/field-rules';
 import { AccessRepository, IssuerConfig } from './access.repository';
 import { IssuerKeys, TokenRejected } from './issuer-keys';
-import { Principal, SCOPES } from './principal';
+import { Principal, SCOPES } from '../identity/principal';
 import { claimedId, signInTime } from './sign-in-claims';
 import { SignInService } from './sign-in.service';
 

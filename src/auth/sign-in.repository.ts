@@ -14,7 +14,7 @@ import {
   SQL_TYPE_OF_KIND,
 } from '../identity/identity.repository';
 import type { IdentityRecord } from '../identity/identity.record';
-import type { IdentityMatch } from '../tenants/tenant-data';
+import type { IdentityMatch } from './token-issuer';
 import type { ClaimedAccount, ClaimedFields } from './sign-in-claims';
 
 /** SQLSTATE of a foreign key violation: the tenant or provider went away meanwhile. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidRequest } from '../common/errors';
-import { SCOPES } from './principal';
+import { SCOPES } from '../identity/principal';
 import { TokenRepository, TokenSummary } from './token.repository';
 import { generateTokenSecret, hashTokenSecret } from './token-secret';
 

@@ -16,9 +16,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access } from '../auth/access.decorator';
-import { Caller, Target } from '../auth/caller.decorator';
-import type { AccessCaller, Principal } from '../auth/principal';
+import { Access } from '../common/http/access.decorator';
+import { Caller, Target } from '../identity/caller.decorator';
+import type { AccessCaller, Principal } from '../identity/principal';
 import {
   ApiIdentityId,
   ApiIdentityRoute,

@@ -19,9 +19,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access } from '../auth/access.decorator';
-import { Caller, Target } from '../auth/caller.decorator';
-import type { AccessCaller, Principal } from '../auth/principal';
+import { Access } from '../common/http/access.decorator';
+import { Caller, Target } from './caller.decorator';
+import type { AccessCaller, Principal } from './principal';
 import {
   ApiConditionalGet,
   ApiIdentityId,
@@ -32,7 +32,7 @@ import {
 } from '../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { conditional } from '../common/http/conditional';
-import type { AccessTarget } from '../common/http/request-context';
+import type { AccessTarget } from './caller.decorator';
 import {
   IdentityQuery,
   IDENTITY_VIEW_SCHEMA,

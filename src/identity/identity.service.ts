@@ -18,8 +18,8 @@ import {
   PUBLIC_FIELDS,
   toIdentityResponse,
 } from './identity.mapper';
-import type { AccessCaller, Principal } from '../auth/principal';
-import type { AccessTarget } from '../common/http/request-context';
+import type { AccessCaller, Principal } from './principal';
+import type { AccessTarget } from './caller.decorator';
 import type { IdentityRecord } from './identity.record';
 import { IdentityRepository, MergeConflict } from './identity.repository';
 import { applyUpdate } from './identity-update';

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/terminus';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../common/http/access.decorator';
 import { readMigrations } from '../database/migrator';
 import { ReadinessRepository } from './readiness.repository';
 

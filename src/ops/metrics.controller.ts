@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../common/http/access.decorator';
 import { Metrics } from './metrics';
 
 @ApiExcludeController()

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { RouteTable } from '../common/http/route-table';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { JWT_ALGORITHMS } from '../tenants/tenant-file.dto';
+import { JWT_ALGORITHMS } from '../common/validation/field-rules';
 import { OpenApiSections } from './openapi-sections';
 import { addProtocol, PROTOCOL_TAG } from './openapi-protocol';
 

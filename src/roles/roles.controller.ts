@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Access } from '../auth/access.decorator';
-import { Caller, Target } from '../auth/caller.decorator';
-import type { AccessCaller, Principal } from '../auth/principal';
+import { Access } from '../common/http/access.decorator';
+import { Caller, Target } from '../identity/caller.decorator';
+import type { AccessCaller, Principal } from '../identity/principal';
 import { ApiList } from '../common/http/api-docs';
 import { answerCollection } from '../common/http/collection';
 import { API_PREFIX } from '../common/http/route-table';

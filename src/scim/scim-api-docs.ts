@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../common/http/access.decorator';
 import {
   ApiBearerAuth,
   ApiExtraModels,

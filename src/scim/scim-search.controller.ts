@@ -8,8 +8,8 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Caller } from '../auth/caller.decorator';
-import type { Principal } from '../auth/principal';
+import { Caller } from '../identity/caller.decorator';
+import type { Principal } from '../identity/principal';
 import { InvalidRequest } from '../common/errors';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { SCIM_PREFIX } from '../common/http/route-table';

@@ -22,8 +22,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Caller } from '../auth/caller.decorator';
-import type { Principal } from '../auth/principal';
+import { Caller } from '../identity/caller.decorator';
+import type { Principal } from '../identity/principal';
 import {
   headers,
   RATE_LIMIT,

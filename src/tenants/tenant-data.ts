@@ -1,7 +1,15 @@
 // A tenant as the importer writes it and the exporter reads it: plain rows,
 // already validated and normalized.
 
+import type { IssuerRow } from '../auth/token-issuer';
 import type { IdentityFieldValues } from '../identity/identity-fields';
+
+// A token issuer's settings are auth's, which verifies its tokens.
+export {
+  IDENTITY_MATCHES,
+  type IdentityMatch,
+  type IssuerRow,
+} from '../auth/token-issuer';
 
 export interface TenantRow {
   id: string;
@@ -64,39 +72,6 @@ export interface TokenRow {
   appId: string | null;
   scopes: string[];
   expiresAt: Date | null;
-}
-
-/**
- * Which key of an identity a token issuer's identity claim carries: its
- * identityId, the externalId a directory gave it, its userName (in any
- * case), the issuedUserId of its account at the issuer's provider, or its
- * e-mail address when both the token and the identity hold it verified.
- */
-export const IDENTITY_MATCHES = [
-  'identityId',
-  'externalId',
-  'userName',
-  'account',
-  'verifiedEmail',
-] as const;
-export type IdentityMatch = (typeof IDENTITY_MATCHES)[number];
-
-export interface IssuerRow {
-  issuer: string;
-  position: number;
-  jwksUri: string | null;
-  audiences: string[];
-  algorithms: string[];
-  identityClaim: string;
-  /** Which key of an identity the identity claim carries. */
-  identityMatch: IdentityMatch;
-  accountClaim: string | null;
-  appIdClaims: string[];
-  scopeClaim: string;
-  /** `jit` when the issuer's tokens create the identities they name. */
-  provisioning: string | null;
-  /** The provider at which a just-in-time identity gets its account. */
-  accountProvider: string | null;
 }
 
 export interface TenantData {

@@ -31,8 +31,9 @@ import {
   STORABLE_TEXT,
   TENANT_ID,
   TOKEN_SECRET,
+  JWT_ALGORITHMS,
 } from '../common/validation/field-rules';
-import { SCOPES } from '../auth/principal';
+import { SCOPES } from '../identity/principal';
 import { IsIssuerUrl } from '../common/validation/outbound-url';
 import { IDENTITY_MATCHES, type IdentityMatch } from './tenant-data';
 import {
@@ -49,9 +50,9 @@ const Required = () => IsDefined({ message: 'is required' });
 const IsList = () => IsArray({ message: 'must be an array' });
 
 export const TOKEN_TYPES = ['access', 'app'] as const;
-export { SCOPES } from '../auth/principal';
+export { SCOPES } from '../identity/principal';
 
-export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
+export { JWT_ALGORITHMS };
 export const PROVISIONING_MODES = ['jit'] as const;
 
 /** The longest URL of a provider or an issuer. */

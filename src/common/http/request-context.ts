@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TENANT_ID } from '../validation/field-rules';
 import type { Request } from 'express';
-import type { IdentityRecord } from '../../identity/identity.record';
 
 /** A client's X-Request-Id is echoed when it has this shape. */
 export const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -9,19 +8,10 @@ export const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** What the service attaches to a request as it passes the layers. */
 export interface RequestState {
   id: string;
-  /** Set by the access guard on `{id}` routes. */
-  target?: AccessTarget;
   /** The request reaches an API route and is charged to a rate-limit budget. */
   limited?: boolean;
   /** The budget key of the request's token, as the rate limiter computed it. */
   tokenKey?: string;
-}
-
-/** The `{id}` identity as the access guard read it, and what the caller may see of it. */
-export interface AccessTarget {
-  identityId: string;
-  view: 'full' | 'public';
-  identity: IdentityRecord;
 }
 
 const states = new WeakMap<Request, RequestState>();

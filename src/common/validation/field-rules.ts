@@ -28,6 +28,8 @@ export const IDENTITY_ID = new RegExp(
 /** Identifiers that would collide with the API's own path segments. */
 export const RESERVED_IDENTITY_IDS = ['accounts', 'friends', 'roles'];
 export const LOCALITY = /^[a-z]{2}-[A-Z]{2}$/;
+/** The JWS algorithms a token issuer may sign with: an allow-list, as RFC 8725 advises. */
+export const JWT_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'] as const;
 /** Text the database can store: anything but U+0000. */
 // oxlint-disable-next-line no-control-regex -- U+0000 is the character it refuses.
 export const STORABLE_TEXT = /^[^\u0000]*$/;

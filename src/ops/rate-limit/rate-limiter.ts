@@ -7,7 +7,10 @@ import {
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { bearerTokenOrNone, canonicalToken } from '../../auth/credentials';
+import {
+  bearerTokenOrNone,
+  canonicalToken,
+} from '../../common/http/credentials';
 import { TooManyRequests } from '../../common/errors';
 import { requestState } from '../../common/http/request-context';
 import { AppConfig } from '../../config/app-config';

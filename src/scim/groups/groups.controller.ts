@@ -16,8 +16,8 @@ import {
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Caller } from '../../auth/caller.decorator';
-import type { Principal } from '../../auth/principal';
+import { Caller } from '../../identity/caller.decorator';
+import type { Principal } from '../../identity/principal';
 import { SCIM_PREFIX } from '../../common/http/route-table';
 import { ScimContentType } from '../scim-content-type.interceptor';
 import { listResponse, ScimList } from '../scim-list';

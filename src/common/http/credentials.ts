@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { InvalidRequest } from '../common/errors';
+import { InvalidRequest } from '../errors';
 
 /** The parts of a request a bearer token can come from (RFC 6750 §2.1, §2.3). */
 export interface TokenSources {

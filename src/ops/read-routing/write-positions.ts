@@ -1,5 +1,5 @@
-import type { SharedRedis } from '../../ops/redis/shared-redis';
-import { lsnKey } from './replica-set';
+import type { SharedRedis } from '../redis/shared-redis';
+import { lsnKey } from '../../database/replicas/replica-set';
 
 /**
  * The WAL position of each tenant's latest write, so that a read anywhere

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { requestState } from '../common/http/request-context';
+import type { IdentityRecord } from './identity.record';
 import type { Principal } from './principal';
 
 /** The authenticated caller of the request, as passport set it on the request. */
@@ -9,8 +9,22 @@ export const Caller = createParamDecorator(
     context.switchToHttp().getRequest<Request>().user as Principal,
 );
 
+/** The `{id}` identity as the access guard read it, and what the caller may see of it. */
+export interface AccessTarget {
+  identityId: string;
+  view: 'full' | 'public';
+  identity: IdentityRecord;
+}
+
+const targets = new WeakMap<Request, AccessTarget>();
+
+/** Records the request's `{id}` identity (the access guard, on `{id}` routes). */
+export function setTarget(req: Request, target: AccessTarget): void {
+  targets.set(req, target);
+}
+
 /** The `{id}` identity with the view the access guard granted. */
 export const Target = createParamDecorator(
   (_data: unknown, context: ExecutionContext) =>
-    requestState(context.switchToHttp().getRequest<Request>()).target,
+    targets.get(context.switchToHttp().getRequest<Request>()),
 );

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AppConfig } from '../../config/app-config';
-import { OpsModule } from '../../ops/ops.module';
-import { REDIS } from '../../ops/redis/redis.module';
-import type { SharedRedis } from '../../ops/redis/shared-redis';
+import { OpsModule } from '../ops.module';
+import { REDIS } from '../redis/redis.module';
+import type { SharedRedis } from '../redis/shared-redis';
 import { ReadRouting, RecordWrites, WRITE_POSITIONS } from './read-routing';
 import {
   MemoryWritePositions,

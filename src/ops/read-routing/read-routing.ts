@@ -10,9 +10,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { concatMap, Observable } from 'rxjs';
 import { pathParam, requestState } from '../../common/http/request-context';
 import { TENANT_ID } from '../../common/validation/field-rules';
-import { Metrics } from '../../ops/metrics';
-import { Database } from '../database';
-import type { Replica, ReplicaSet } from './replica-set';
+import { Metrics } from '../metrics';
+import { Database } from '../../database/database';
+import type { Replica, ReplicaSet } from '../../database/replicas/replica-set';
 import type { WritePositions } from './write-positions';
 
 export const WRITE_POSITIONS = Symbol('WRITE_POSITIONS');

@@ -1,4 +1,4 @@
-import type { IdentityRecord } from '../identity/identity.record';
+import type { IdentityRecord } from './identity.record';
 
 /** An identity calling through an access token (opaque, or a JWT naming it). */
 export interface AccessCaller {

@@ -1,0 +1,36 @@
+// A token issuer of a tenant as it is stored: whose JWTs the tenant
+// accepts, and how a token's claims name an identity. The import file,
+// the administration API and the JWT verifier share it.
+
+/**
+ * Which key of an identity a token issuer's identity claim carries: its
+ * identityId, the externalId a directory gave it, its userName (in any
+ * case), the issuedUserId of its account at the issuer's provider, or its
+ * e-mail address when both the token and the identity hold it verified.
+ */
+export const IDENTITY_MATCHES = [
+  'identityId',
+  'externalId',
+  'userName',
+  'account',
+  'verifiedEmail',
+] as const;
+export type IdentityMatch = (typeof IDENTITY_MATCHES)[number];
+
+export interface IssuerRow {
+  issuer: string;
+  position: number;
+  jwksUri: string | null;
+  audiences: string[];
+  algorithms: string[];
+  identityClaim: string;
+  /** Which key of an identity the identity claim carries. */
+  identityMatch: IdentityMatch;
+  accountClaim: string | null;
+  appIdClaims: string[];
+  scopeClaim: string;
+  /** `jit` when the issuer's tokens create the identities they name. */
+  provisioning: string | null;
+  /** The provider at which a just-in-time identity gets its account. */
+  accountProvider: string | null;
+}
