@@ -13,7 +13,7 @@ import {
   IdentityUpdate,
   READ_ONLY_FIELDS,
 } from './identity.dto';
-import { IdentityEntry } from '../tenants/tenant-file.dto';
+import { IdentityValueRules } from './identity-field-rules';
 import { IdentityUpdateLimits } from './identity-update.rules';
 
 const EDITABLE = new Set<string>(EDITABLE_FIELDS);
@@ -61,8 +61,8 @@ export class UpdateIdentityPipe implements PipeTransform<
         `The body has read-only or unknown fields: ${refused.map((e) => e.field).join(', ')}.`,
         refused,
       );
-    // The import format's value rules first (null clears, so it is not
-    // checked), then the size limits of a PUT.
+    // Each field kind's value rule first, the import's own (null clears,
+    // so it is not checked), then the size limits of a PUT.
     const values = Object.fromEntries(
       Object.entries(body).filter(([, v]) => v !== null),
     );
@@ -70,7 +70,7 @@ export class UpdateIdentityPipe implements PipeTransform<
       toFieldErrors(
         validateSync(plainToInstance(rules, value), { stopAtFirstError: true }),
       );
-    const ruleErrors = check(IdentityEntry, values);
+    const ruleErrors = check(IdentityValueRules, values);
     const errors = ruleErrors.length
       ? ruleErrors
       : check(IdentityUpdateLimits, body);

@@ -17,16 +17,11 @@ import {
 } from 'class-validator';
 import {
   Absent,
-  IDENTITY_ID,
   IsEmailAddress,
   IsFlag,
   IsHttpUrl,
-  IsLocality,
-  IsStringMap,
   IsText,
   IsTextList,
-  IsUrlList,
-  IsUtcDateTime,
   PROVIDER_ID,
   STORABLE_TEXT,
   TENANT_ID,
@@ -34,14 +29,10 @@ import {
   JWT_ALGORITHMS,
 } from '../common/validation/field-rules';
 import { SCOPES } from '../identity/principal';
+import { withFieldRules } from '../identity/identity-field-rules';
 import { IsIssuerUrl } from '../common/validation/outbound-url';
 import { IDENTITY_MATCHES, type IdentityMatch } from './tenant-data';
-import {
-  FIELD_NAMES,
-  FieldKind,
-  IDENTITY_FIELDS,
-  IdentityResponse,
-} from '../identity/identity-fields';
+import { IdentityResponse } from '../identity/identity-fields';
 
 // The shape of a tenant import file (docs/import-format.md). Cross-record
 // rules (uniqueness, references) are checked in tenant-file.validator.ts.
@@ -426,8 +417,8 @@ export class AccountEntry {
 }
 
 /**
- * An identity of the file: every field of the field table, with the rule
- * its kind has in the import format, then its accounts, roles and friends.
+ * An identity of the file: every field of the field table, with its kind's
+ * rule (identity-field-rules.ts), then its accounts, roles and friends.
  */
 export class IdentityEntry {}
 export interface IdentityEntry extends Partial<IdentityResponse> {
@@ -436,23 +427,7 @@ export interface IdentityEntry extends Partial<IdentityResponse> {
   friends?: string[];
 }
 
-/** The import format's rule for each kind of identity field, in decorator order. */
-const RULES: Record<FieldKind, PropertyDecorator[]> = {
-  id: [
-    IsText(),
-    Matches(IDENTITY_ID, { message: `must match ${IDENTITY_ID}` }),
-  ],
-  text: [IsText()],
-  email: [IsEmailAddress()],
-  locality: [IsLocality()],
-  datetime: [IsUtcDateTime()],
-  flag: [IsFlag()],
-  texts: [IsTextList()],
-  emails: [IsList(), IsEmailAddress({ each: true })],
-  localities: [IsList(), IsLocality({ each: true })],
-  urls: [IsUrlList()],
-  properties: [IsObject({ message: 'must be an object' }), IsStringMap()],
-};
+/** The relations of an identity of the file, after its fields' rules. */
 const RELATIONS: Record<'accounts' | 'roles' | 'friends', PropertyDecorator[]> =
   {
     accounts: [
@@ -463,13 +438,7 @@ const RELATIONS: Record<'accounts' | 'roles' | 'friends', PropertyDecorator[]> =
     roles: [IsTextList()],
     friends: [IsTextList()],
   };
-// Applied as decorators would be: the last one written first.
-for (const [field, rules] of [
-  ...FIELD_NAMES.map((f) => [f, RULES[IDENTITY_FIELDS[f].kind]] as const),
-  ...Object.entries(RELATIONS),
-])
-  for (const rule of [Absent(), ...rules].reverse())
-    rule(IdentityEntry.prototype, field);
+withFieldRules(IdentityEntry, Object.entries(RELATIONS));
 
 export class TokenEntry {
   @Required()
