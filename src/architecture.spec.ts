@@ -127,6 +127,43 @@ describe('docs/architecture.md', () => {
     expect(circles).toStrictEqual([]);
   });
 
+  it('is right that each provider has one module: no module provides a class another provides', () => {
+    const providedBy = new Map<string, string[]>();
+    for (const file of files.filter((f) => f.endsWith('.module.ts'))) {
+      const text = source(file);
+      const from = text.indexOf('providers: [');
+      if (from < 0) continue;
+      // The array's top-level entries: a class, or { provide: TOKEN, ... }.
+      const entries: string[] = [];
+      let depth = 0;
+      let entry = '';
+      for (const char of text.slice(from + 'providers: ['.length)) {
+        if (depth === 0 && (char === ',' || char === ']')) {
+          entries.push(entry.trim());
+          entry = '';
+          if (char === ']') break;
+          continue;
+        }
+        if ('[{('.includes(char)) depth++;
+        if (']})'.includes(char)) depth--;
+        entry += char;
+      }
+      for (const e of entries) {
+        const name =
+          /^\{\s*provide:\s*(\w+)/.exec(e)?.[1] ?? /^\w+$/.exec(e)?.[0];
+        // APP_GUARD and its kind are meant to be provided many times.
+        if (name && !name.startsWith('APP_'))
+          providedBy.set(name, [...(providedBy.get(name) ?? []), file]);
+      }
+    }
+    expect(
+      [...providedBy].filter(([, modules]) => modules.length > 1),
+    ).toStrictEqual([]);
+    expect(providedBy.get('IdentityRepository')).toStrictEqual([
+      'identity/identity.module.ts',
+    ]);
+  });
+
   it('is right that every error a client is answered with is a class of src/common/errors.ts', () => {
     const elsewhere = files.filter(
       (file) =>
