@@ -9,7 +9,8 @@
 // Every replacement answers GET of the current identity exactly as the
 // service does (the ledger compares the bodies and headers before it
 // measures); a layer's cost is what the service's CPU per request loses
-// with it gone.
+// with it gone. A layer marked `added` is one the service does not have,
+// put in to price it (what adopting it would cost).
 const { join, resolve } = require('node:path');
 
 // The build measured: dist/, or another version's build (`--before`).
@@ -121,6 +122,11 @@ const LAYERS = {
         }
       });
     },
+  },
+  interceptor: {
+    what: 'one global interceptor that passes the answer on (a cost added: what an ETag interceptor would cost before its own work)',
+    added: true,
+    late: (app) => app.useGlobalInterceptors({ intercept: (_context, next) => next.handle() }),
   },
   etag: {
     what: "the ETag's HMAC, replaced by a per-process cache of each version's tag",

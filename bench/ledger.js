@@ -25,8 +25,15 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14';
 
 const CONFIGURATIONS = [
   { name: 'service', off: [] },
-  ...Object.entries(LAYERS).map(([name, { what }]) => ({ name, what, off: [name] })),
-  { name: 'all off', what: 'every layer above off or replaced at once', off: Object.keys(LAYERS) },
+  // A layer marked `added` is not the service's: its row is what it would add.
+  ...Object.entries(LAYERS).map(([name, { what, added }]) => ({ name, what, off: [name], ...(added ? { base: 'service' } : {}) })),
+  {
+    name: 'all off',
+    what: 'every layer above off or replaced at once',
+    off: Object.entries(LAYERS)
+      .filter(([, { added }]) => !added)
+      .map(([name]) => name),
+  },
   { name: 'redis', what: "the rate limiter's counters on Redis instead of in memory (a cost added)", env: { REDIS_URL }, base: 'service' },
   {
     name: 'replica',

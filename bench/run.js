@@ -346,32 +346,38 @@ async function runLedger() {
   // a minute apart would pay it or not by chance, so the ledger measures
   // the read path alone: the tokens read as just used meanwhile.
   await lastUse(`now() + interval '1 day'`);
+  // The replica configuration's stand-in standby (bench/ledger.js).
   await sql(
     `CREATE OR REPLACE FUNCTION public.pg_last_wal_replay_lsn() RETURNS pg_lsn LANGUAGE sql AS 'SELECT pg_current_wal_lsn()'`,
   );
   const rounds = values.rounds ? Number(values.rounds) : QUICK ? 3 : 7;
   console.log(`Cost ledger of GET current identity: ${rounds} rounds, ${DURATION} s per run, ${SIZE} identities`);
-  const result = await ledger({
-    start,
-    drive,
-    openLoop,
-    make: ALL_SCENARIOS[0][1],
-    path: API,
-    token: ACCESS[1],
-    floor: FLOOR,
-    rounds,
-    port: 3205,
-    databaseUrl: DATABASE_URL,
-    only: values.only,
-    rate: values.rate ? Number(values.rate) : undefined,
-    before: values.before && resolve(values.before),
-  });
+  let result;
+  try {
+    result = await ledger({
+      start,
+      drive,
+      openLoop,
+      make: ALL_SCENARIOS[0][1],
+      path: API,
+      token: ACCESS[1],
+      floor: FLOOR,
+      rounds,
+      port: 3205,
+      databaseUrl: DATABASE_URL,
+      only: values.only,
+      rate: values.rate ? Number(values.rate) : undefined,
+      before: values.before && resolve(values.before),
+    });
+  } finally {
+    await lastUse('NULL');
+    await sql('DROP FUNCTION IF EXISTS public.pg_last_wal_replay_lsn()');
+  }
   const machine = `${cpus().length} × ${cpus()[0].model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   console.log(`\nCost ledger (${QUICK ? 'quick' : 'full'}: ${SIZE} identities, 64 connections) on ${machine}\n`);
   console.log(ledgerTable(result));
-  await lastUse('NULL');
-  await sql('DROP FUNCTION public.pg_last_wal_replay_lsn()');
-  if (values.only) console.log('(a partial ledger: bench/ledger-results.json is left as it was)');
+  // One round (CI's check that every switch still answers alike) resolves nothing.
+  if (values.only || rounds < 3) console.log('(a partial or one-round ledger: bench/ledger-results.json is left as it was)');
   else
     writeFileSync(
       join(__dirname, 'ledger-results.json'),
