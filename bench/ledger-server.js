@@ -7,8 +7,8 @@
 // LEDGER_OFF, so no setting of the service turns a layer off.
 //
 // Every replacement answers GET of the current identity exactly as the
-// service does (the ledger compares the bodies and headers before it
-// measures); a layer's cost is what the service's CPU per request loses
+// service does (the ledger compares the status, ETag, content type and
+// body before it measures); a layer's cost is what the service's CPU per request loses
 // with it gone. A layer marked `added` is one the service does not have,
 // put in to price it (what adopting it would cost).
 const { join, resolve } = require('node:path');

@@ -13,8 +13,8 @@
 // configurations run in rounds, the order reversed each round so that a
 // drift of the machine spreads evenly; a configuration's figure is the
 // median of its rounds, and a layer's cost is the service's median minus
-// that. The service's own runs give the noise: a cost within their
-// interquartile range is not resolved.
+// that. The service's own runs give the noise: a cost within their range
+// (highest minus lowest) is not resolved.
 const { isDeepStrictEqual } = require('node:util');
 const { join } = require('node:path');
 const { LAYERS } = require('./ledger-server');
@@ -140,7 +140,7 @@ async function ledger(harness) {
       cpuUs: Math.round(service),
       mainUs: Math.round(main('service')),
       p99: p99('service'),
-      noiseUs: Math.round(quantile(serviceCpu, 0.75) - quantile(serviceCpu, 0.25)),
+      noiseUs: Math.round(Math.max(...serviceCpu) - Math.min(...serviceCpu)),
     },
     floor: { cpuUs: Math.round(cpu('floor')), mainUs: Math.round(main('floor')), p99: p99('floor') },
     runs: Object.fromEntries(runs),
@@ -153,7 +153,7 @@ async function ledger(harness) {
 function ledgerTable(result) {
   const lines = [
     `At ${result.rate} req/s, medians of ${result.rounds} rounds: service ${result.service.cpuUs} µs of CPU per request, ${result.service.mainUs} of them on the event loop ` +
-      `(p99 ${result.service.p99} ms; interquartile range of its runs ${result.service.noiseUs} µs), floor ${result.floor.cpuUs} µs, ${result.floor.mainUs} on the event loop ` +
+      `(p99 ${result.service.p99} ms; its runs ${result.service.noiseUs} µs apart at most, so a smaller cost is not resolved), floor ${result.floor.cpuUs} µs, ${result.floor.mainUs} on the event loop ` +
       `(p99 ${result.floor.p99} ms): a gap of ${result.gapUs} µs.`,
     '',
     '| Layer switched off (or configuration added) | µs/req so | on the event loop | p99 ms | its cost µs/req | on the event loop | share of the gap |',
