@@ -29,6 +29,19 @@ function replaceModule(path, change) {
   require.cache[file].exports = exports;
 }
 
+/** The bearer token's validation without passport: the request's caller, or the error the guard would throw. */
+function authenticator(app) {
+  const auth = app.get(dist('auth/auth.service').AuthService);
+  const { bearerToken } = dist('common/http/credentials');
+  const { pathParam } = dist('common/http/request-context');
+  const { AuthenticationRequired } = dist('common/errors');
+  return async (req) => {
+    const token = bearerToken(req);
+    if (!token) throw new AuthenticationRequired(false);
+    return auth.authenticate(pathParam(req, 'tenant'), token);
+  };
+}
+
 /** Each layer: its row in the ledger, and how to switch it off. */
 const LAYERS = {
   'heap-growth': {
@@ -79,17 +92,11 @@ const LAYERS = {
     what: "passport: the strategy's authenticate, replaced by a direct call of the same validation",
     late: (app) => {
       const { BearerAuthGuard } = dist('auth/bearer-auth.guard');
-      const { AuthService } = dist('auth/auth.service');
-      const { bearerToken } = dist('common/http/credentials');
-      const { pathParam } = dist('common/http/request-context');
-      const { AuthenticationRequired } = dist('common/errors');
-      const auth = app.get(AuthService);
+      const callerOf = authenticator(app);
       // The guard's parent: the class @nestjs/passport made for 'bearer'.
       Object.getPrototypeOf(BearerAuthGuard.prototype).canActivate = async function (context) {
         const req = context.switchToHttp().getRequest();
-        const token = bearerToken(req);
-        if (!token) throw new AuthenticationRequired(false);
-        req.user = await auth.authenticate(pathParam(req, 'tenant'), token);
+        req.user = await callerOf(req);
         return true;
       };
     },
@@ -98,19 +105,15 @@ const LAYERS = {
     what: "Nest's route: router context, both guards, passport, pipes, parameter decorators and reply, replaced by a plain Express route doing the same work",
     // Registered after the middleware and before Nest's routes (at listen).
     route: (app) => {
-      const { AuthService } = dist('auth/auth.service');
       const { IdentityService } = dist('identity/identity.service');
-      const { bearerToken } = dist('common/http/credentials');
       const { conditional } = dist('common/http/conditional');
-      const { AuthenticationRequired, Forbidden } = dist('common/errors');
-      const auth = app.get(AuthService);
+      const { Forbidden } = dist('common/errors');
+      const callerOf = authenticator(app);
       const identities = app.get(IdentityService);
       app.getHttpAdapter().getInstance().get('/:tenant/api/identity/v1', async (req, res, next) => {
         if (Object.keys(req.query).length) return next();
         try {
-          const token = bearerToken(req);
-          if (!token) throw new AuthenticationRequired(false);
-          const caller = await auth.authenticate(req.params.tenant, token);
+          const caller = await callerOf(req);
           if (caller.kind !== 'access') throw new Forbidden('An app token has no current identity; name the identity in the path.');
           const { body, etag } = await identities.currentIdentity(caller, undefined);
           const answer = conditional(req, res, etag, body);
