@@ -23,7 +23,9 @@ describe('prepared statements', () => {
 
   it('prepares the statements of the request path', async () => {
     const statements = await preparedAfterRequests(true);
-    expect(statements.some((s) => s.includes('FROM token t'))).toBe(true);
+    expect(statements.some((s) => s.includes('from "token" as "t"'))).toBe(
+      true,
+    );
     expect(statements.some((s) => s.includes('FROM friendship f'))).toBe(true);
   });
 

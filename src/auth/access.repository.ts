@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { Prisma } from '../generated/prisma/client';
+import { sql } from 'kysely';
+import { builder, exists, statement } from '../database/sql';
 import {
-  IDENTITY_RECORD_COLUMNS,
+  IDENTITY_SELECTION,
   identityOf,
-  Nullable,
 } from '../identity/identity.repository';
 import type { IdentityRecord } from '../identity/identity.record';
-import type { IssuerRow } from './token-issuer';
+import { IDENTITY_MATCHES, IdentityMatch, IssuerRow } from './token-issuer';
 
 /** A registered token with the caller it stands for, as one query reads them. */
 export interface TokenCaller {
@@ -53,6 +53,176 @@ export interface AccessFacts {
   mergedInto: { identityId: string; isFriend: boolean } | null;
 }
 
+/** Whether the identity of `tenant`, `identity` holds one of the tenant's admin roles. */
+const holdsAdminRole = (
+  tenant: 'i.tenant_id' | 't.tenant_id',
+  identity: 'i.identity_id' | 't.identity_id',
+) =>
+  builder
+    .selectFrom('role_assignment as ra')
+    .innerJoin('tenant as tn', 'tn.id', 'ra.tenant_id')
+    .select(sql.lit(1).as('one'))
+    .where('ra.tenant_id', '=', sql.ref<string>(tenant))
+    .where('ra.identity_id', '=', sql.ref<string>(identity))
+    .where((eb) => eb('ra.role_name', '=', eb.fn.any('tn.admin_roles')));
+
+const TOKEN_CALLER = statement((p: { tokenHash: string }) =>
+  builder
+    .selectFrom('token as t')
+    .leftJoin('identity as i', (join) =>
+      join
+        .onRef('i.tenant_id', '=', 't.tenant_id')
+        .onRef('i.identity_id', '=', 't.identity_id'),
+    )
+    .select((eb) => [
+      't.id as tokenId',
+      't.tenant_id as tenantId',
+      't.type as type',
+      't.account_id as accountId',
+      't.app_id as appId',
+      't.scopes as scopes',
+      't.expires_at as expiresAt',
+      't.revoked_at as revokedAt',
+      't.last_used_at as lastUsedAt',
+      exists(eb, holdsAdminRole('t.tenant_id', 't.identity_id')).as('isAdmin'),
+      ...IDENTITY_SELECTION,
+    ])
+    .where('t.token_hash', '=', p.tokenHash),
+);
+
+interface FactsParams {
+  tenantId: string;
+  targetId: string;
+  callerId: string | null;
+}
+
+const ACCESS_FACTS = statement((p: FactsParams) =>
+  builder
+    .selectFrom(builder.selectNoFrom(sql.lit(1).as('x')).as('one'))
+    .leftJoin('identity as i', (join) =>
+      join
+        .on('i.tenant_id', '=', p.tenantId)
+        .on('i.identity_id', '=', p.targetId),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('identity as o')
+          .select('o.identity_id')
+          .where('i.identity_id', 'is', null)
+          .where('o.tenant_id', '=', p.tenantId)
+          // old_identity_ids <> '{}' is the predicate of its partial index.
+          .where('o.old_identity_ids', '<>', sql<string[]>`'{}'`)
+          .where(
+            'o.old_identity_ids',
+            '@>',
+            sql<string[]>`ARRAY[${p.targetId}]::text[]`,
+          )
+          .limit(1)
+          .as('m'),
+      (join) => join.onTrue(),
+    )
+    .select((eb) => [
+      ...IDENTITY_SELECTION,
+      exists(
+        eb,
+        eb
+          .selectFrom('friendship as f')
+          .select(sql.lit(1).as('one'))
+          .where('f.tenant_id', '=', p.tenantId)
+          .where('f.identity_id', '=', p.targetId)
+          .where('f.friend_id', '=', p.callerId),
+      ).as('isFriend'),
+      'm.identity_id as mergedInto',
+      exists(
+        eb,
+        eb
+          .selectFrom('friendship as f')
+          .select(sql.lit(1).as('one'))
+          .where('f.tenant_id', '=', p.tenantId)
+          .whereRef('f.identity_id', '=', 'm.identity_id')
+          .where('f.friend_id', '=', p.callerId),
+      ).as('mergedIntoIsFriend'),
+    ]),
+);
+
+interface CallerParams {
+  tenantId: string;
+  subject: string;
+  accountId: string | null;
+  accountProvider: string | null;
+}
+
+/**
+ * The identity a JWT's subject names, by each way of matching, with its
+ * admin status and the account signed in with: one statement per way.
+ */
+const identityCaller = (match: IdentityMatch) =>
+  statement((p: CallerParams) =>
+    builder
+      .selectFrom('identity as i')
+      .select((eb) => [
+        exists(eb, holdsAdminRole('i.tenant_id', 'i.identity_id')).as(
+          'isAdmin',
+        ),
+        eb
+          .selectFrom('account as a')
+          .select('a.account_id')
+          .whereRef('a.tenant_id', '=', 'i.tenant_id')
+          .whereRef('a.identity_id', '=', 'i.identity_id')
+          .$if(match === 'account', (q) =>
+            q
+              .where('a.account_provider_id', '=', p.accountProvider)
+              .where('a.issued_user_id', '=', p.subject),
+          )
+          .$if(match !== 'account', (q) =>
+            q.where('a.account_id', '=', p.accountId),
+          )
+          .as('accountId'),
+        ...IDENTITY_SELECTION,
+      ])
+      .where('i.tenant_id', '=', p.tenantId)
+      .where((eb) => {
+        const lower = (value: string) => sql<string>`lower(${value})`;
+        switch (match) {
+          case 'identityId':
+            return eb('i.identity_id', '=', p.subject);
+          case 'externalId':
+            return eb('i.external_id', '=', p.subject);
+          case 'userName':
+            return eb(
+              eb.fn<string>('lower', ['i.user_name']),
+              '=',
+              lower(p.subject),
+            );
+          case 'verifiedEmail':
+            return eb.and([
+              eb(
+                eb.fn<string>('lower', ['i.email_address']),
+                '=',
+                lower(p.subject),
+              ),
+              eb('i.email_address_verified', '=', true),
+            ]);
+          case 'account':
+            return eb(
+              'i.identity_id',
+              '=',
+              eb
+                .selectFrom('account as a')
+                .select('a.identity_id')
+                .where('a.tenant_id', '=', p.tenantId)
+                .where('a.account_provider_id', '=', p.accountProvider)
+                .where('a.issued_user_id', '=', p.subject),
+            );
+        }
+      })
+      .limit(2),
+  );
+const IDENTITY_CALLER = Object.fromEntries(
+  IDENTITY_MATCHES.map((match) => [match, identityCaller(match)]),
+) as Record<IdentityMatch, ReturnType<typeof identityCaller>>;
+
 /**
  * The reads every authenticated request makes: its caller (a registered
  * token, or the identity a JWT names) with the caller's identity, the
@@ -68,20 +238,7 @@ export class AccessRepository {
    * no second query) and the identity's admin status, in one query.
    */
   async findTokenCaller(tokenHash: string): Promise<TokenCaller | undefined> {
-    const [row] = await this.database.query<
-      Omit<TokenCaller, 'identity'> & Nullable<IdentityRecord>
-    >(Prisma.sql`
-      SELECT t.id::text AS "tokenId", t.tenant_id AS "tenantId", t.type::text AS "type",
-             t.account_id AS "accountId", t.app_id AS "appId", t.scopes,
-             t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
-             t.last_used_at AS "lastUsedAt",
-             EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
-                      WHERE ra.tenant_id = t.tenant_id AND ra.identity_id = t.identity_id
-                        AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin",
-             ${IDENTITY_RECORD_COLUMNS}
-        FROM token t
-        LEFT JOIN identity i ON i.tenant_id = t.tenant_id AND i.identity_id = t.identity_id
-       WHERE t.token_hash = ${tokenHash}`);
+    const [row] = await this.database.rows(TOKEN_CALLER, { tokenHash });
     if (!row) return undefined;
     const { tokenId, tenantId, type, accountId, appId, scopes } = row;
     return {
@@ -121,27 +278,11 @@ export class AccessRepository {
     targetId: string,
     callerId: string | null,
   ): Promise<AccessFacts> {
-    const [row] = await this.database.query<
-      Omit<AccessFacts, 'identity' | 'mergedInto'> &
-        Nullable<IdentityRecord> & {
-          mergedInto: string | null;
-          mergedIntoIsFriend: boolean;
-        }
-    >(Prisma.sql`
-      SELECT ${IDENTITY_RECORD_COLUMNS},
-             EXISTS (SELECT 1 FROM friendship WHERE tenant_id = ${tenantId}
-                        AND identity_id = ${targetId} AND friend_id = ${callerId}) AS "isFriend",
-             m.identity_id AS "mergedInto",
-             EXISTS (SELECT 1 FROM friendship WHERE tenant_id = ${tenantId}
-                        AND identity_id = m.identity_id AND friend_id = ${callerId}) AS "mergedIntoIsFriend"
-        FROM (VALUES (1)) AS one
-        LEFT JOIN identity i ON i.tenant_id = ${tenantId} AND i.identity_id = ${targetId}
-        LEFT JOIN LATERAL (
-          -- old_identity_ids <> '{}' is the predicate of its partial index.
-          SELECT identity_id FROM identity
-           WHERE i.identity_id IS NULL AND tenant_id = ${tenantId}
-             AND old_identity_ids <> '{}' AND old_identity_ids @> ARRAY[${targetId}]::text[]
-           LIMIT 1) AS m ON true`);
+    const [row] = await this.database.rows(ACCESS_FACTS, {
+      tenantId,
+      targetId,
+      callerId,
+    });
     return {
       identity: identityOf(row),
       isFriend: row.isFriend,
@@ -180,34 +321,15 @@ export class AccessRepository {
     accountId: string | null,
     match: IssuerMatch = IDENTITY_ID_MATCH,
   ): Promise<IdentityCaller | undefined> {
-    const found = {
-      identityId: Prisma.sql`i.identity_id = ${subject}`,
-      externalId: Prisma.sql`i.external_id = ${subject}`,
-      userName: Prisma.sql`lower(i.user_name) = lower(${subject})`,
-      verifiedEmail: Prisma.sql`lower(i.email_address) = lower(${subject})
-        AND i.email_address_verified`,
-      account: Prisma.sql`i.identity_id = (
-        SELECT a.identity_id FROM account a
-         WHERE a.tenant_id = ${tenantId} AND a.account_provider_id = ${match.accountProvider}
-           AND a.issued_user_id = ${subject})`,
-    }[match.identityMatch];
-    const account =
-      match.identityMatch === 'account'
-        ? Prisma.sql`a.account_provider_id = ${match.accountProvider} AND a.issued_user_id = ${subject}`
-        : Prisma.sql`a.account_id = ${accountId}`;
-    const rows = await this.database.query<
-      Omit<IdentityCaller, 'identity'> & IdentityRecord
-    >(Prisma.sql`
-      SELECT EXISTS (SELECT 1 FROM role_assignment ra JOIN tenant tn ON tn.id = ra.tenant_id
-                      WHERE ra.tenant_id = i.tenant_id AND ra.identity_id = i.identity_id
-                        AND ra.role_name = ANY (tn.admin_roles)) AS "isAdmin",
-             (SELECT a.account_id FROM account a
-               WHERE a.tenant_id = i.tenant_id AND a.identity_id = i.identity_id
-                 AND ${account}) AS "accountId",
-             ${IDENTITY_RECORD_COLUMNS}
-        FROM identity i
-       WHERE i.tenant_id = ${tenantId} AND ${found}
-       LIMIT 2`);
+    const rows = await this.database.rows(
+      IDENTITY_CALLER[match.identityMatch],
+      {
+        tenantId,
+        subject,
+        accountId,
+        accountProvider: match.accountProvider,
+      },
+    );
     const [row] = rows;
     return rows.length === 1
       ? {

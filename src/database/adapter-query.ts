@@ -13,7 +13,12 @@ import type { Prisma } from '../generated/prisma/client';
  * send it as Prisma's own raw queries do (a Date as UTC, an array as a list).
  */
 export function adapterQuery(sql: Prisma.Sql): SqlQuery {
-  return { sql: sql.text, args: sql.values, argTypes: sql.values.map(argType) };
+  return statementQuery(sql.text, sql.values);
+}
+
+/** A statement's text and its parameters' values, as the driver adapter takes them. */
+export function statementQuery(text: string, values: unknown[]): SqlQuery {
+  return { sql: text, args: values, argTypes: values.map(argType) };
 }
 
 function argType(value: unknown): ArgType {

@@ -3,12 +3,15 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool, PoolConfig } from 'pg';
 import type {
   SqlDriverAdapterFactory,
+  SqlQuery,
   SqlQueryable,
 } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { AppConfig } from '../config/app-config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
-import { adapterQuery, adapterRows } from './adapter-query';
+import { adapterQuery, adapterRows, statementQuery } from './adapter-query';
+import type { Compilable } from 'kysely';
+import type { RowOf, Statement } from './sql';
 import {
   ConnectionFailed,
   errorCodes,
@@ -181,7 +184,32 @@ export class Database {
    * names, value conversion or error mapping.
    */
   async query<T>(sql: Prisma.Sql): Promise<T[]> {
-    const query = adapterQuery(sql);
+    return this.run<T>(adapterQuery(sql));
+  }
+
+  /**
+   * Runs a built statement (src/database/sql.ts) with `params` the way
+   * `query` runs SQL: its rows are typed by the schema, not by the caller.
+   */
+  rows<Params, Row>(
+    statement: Statement<Params, Row>,
+    params: Params,
+  ): Promise<Row[]> {
+    return this.run<Row>(
+      statementQuery(statement.text, statement.values(params)),
+    );
+  }
+
+  /**
+   * Runs a query built for this request alone (a filter the caller wrote),
+   * compiled as it runs; `rows` is for statements built once.
+   */
+  rowsOf<Q extends Compilable>(query: Q): Promise<RowOf<Q>[]> {
+    const { sql, parameters } = query.compile();
+    return this.run<RowOf<Q>>(statementQuery(sql, [...parameters]));
+  }
+
+  private async run<T>(query: SqlQuery): Promise<T[]> {
     const context = this.replicaSet && readContext.getStore();
     const replica = context?.replica;
     if (replica)

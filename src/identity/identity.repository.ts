@@ -54,6 +54,25 @@ export const IDENTITY_RECORD_COLUMNS = Prisma.raw(
   ),
 );
 
+/** The column of an IdentityRecord's key. */
+type ColumnOf<K extends keyof IdentityRecord> = K extends IdentityField
+  ? (typeof IDENTITY_FIELDS)[K]['column']
+  : K;
+
+/** A column of the identity aliased `i`, selected as its field. */
+type IdentitySelection = {
+  [K in keyof IdentityRecord]: `i.${ColumnOf<K>} as ${K}`;
+}[keyof IdentityRecord];
+
+/**
+ * IDENTITY_RECORD_COLUMNS for the statement builder (src/database/sql.ts):
+ * the row types it infers are the schema's, and identityOf holds them to
+ * IdentityRecord.
+ */
+export const IDENTITY_SELECTION = IDENTITY_KEYS.map(
+  (key) => `i.${IDENTITY_COLUMN[key]} as ${key}` as IdentitySelection,
+);
+
 /**
  * The identity in a raw row that selected IDENTITY_RECORD_COLUMNS through an
  * outer join: null when no identity was joined.

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { Prisma } from '../generated/prisma/client';
-import { IDENTITY_RECORD_COLUMNS } from '../identity/identity.repository';
-import type { IdentityRecord } from '../identity/identity.record';
+import { sql } from 'kysely';
+import { builder, condition, exists, RowOf, statement } from '../database/sql';
+import { IDENTITY_SELECTION } from '../identity/identity.repository';
 import { extensionFilters } from './scim-fields';
 import { filterToSql, type FilterAttributes } from './scim-filter';
 import { IDENTITY_EXTENSION } from './scim-schemas';
@@ -22,13 +23,39 @@ export const USER_FILTER_ATTRIBUTES: FilterAttributes = {
   ...extensionFilters(IDENTITY_EXTENSION),
 };
 
-type Row = IdentityRecord & {
-  createdAt: Date;
-  updatedAt: Date;
-  scimAttributes: unknown;
-};
+/** Identities as SCIM reads them: with their metadata and what SCIM said of them. */
+const users = () =>
+  builder
+    .selectFrom('identity as i')
+    .select([
+      ...IDENTITY_SELECTION,
+      'i.created_at as createdAt',
+      'i.updated_at as updatedAt',
+      'i.scim_attributes as scimAttributes',
+    ]);
+type Row = RowOf<ReturnType<typeof users>>;
 
-const COLUMNS = Prisma.sql`${IDENTITY_RECORD_COLUMNS}, i.created_at AS "createdAt", i.updated_at AS "updatedAt", i.scim_attributes AS "scimAttributes"`;
+const USER = statement((p: { tenantId: string; identityId: string }) =>
+  users()
+    .where('i.tenant_id', '=', p.tenantId)
+    .where('i.identity_id', '=', p.identityId),
+);
+
+const HOLDS_ADMIN_ROLE = statement(
+  (p: { tenantId: string; identityId: string }) =>
+    builder.selectNoFrom((eb) =>
+      exists(
+        eb,
+        eb
+          .selectFrom('role_assignment as ra')
+          .innerJoin('tenant as t', 't.id', 'ra.tenant_id')
+          .select(sql.lit(1).as('one'))
+          .where('ra.tenant_id', '=', p.tenantId)
+          .where('ra.identity_id', '=', p.identityId)
+          .where((eb) => eb('ra.role_name', '=', eb.fn.any('t.admin_roles'))),
+      ).as('admin'),
+    ),
+);
 
 /** Reads identities as SCIM Users: by id, or a page of those a filter matches. */
 @Injectable()
@@ -39,9 +66,7 @@ export class ScimUsersRepository {
     tenantId: string,
     identityId: string,
   ): Promise<ScimUserRow | null> {
-    const rows = await this.database.query<Row>(Prisma.sql`
-      SELECT ${COLUMNS} FROM identity i
-       WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}`);
+    const rows = await this.database.rows(USER, { tenantId, identityId });
     return (await this.withAccounts(tenantId, rows))[0] ?? null;
   }
 
@@ -50,11 +75,10 @@ export class ScimUsersRepository {
    * not change who holds one, so it neither deactivates nor deletes it.
    */
   async holdsAdminRole(tenantId: string, identityId: string): Promise<boolean> {
-    const [row] = await this.database.query<{ admin: boolean }>(Prisma.sql`
-      SELECT EXISTS (
-        SELECT 1 FROM role_assignment ra JOIN tenant t ON t.id = ra.tenant_id
-         WHERE ra.tenant_id = ${tenantId} AND ra.identity_id = ${identityId}
-           AND ra.role_name = ANY (t.admin_roles)) AS admin`);
+    const [row] = await this.database.rows(HOLDS_ADMIN_ROLE, {
+      tenantId,
+      identityId,
+    });
     return row.admin;
   }
 
@@ -69,20 +93,27 @@ export class ScimUsersRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: ScimUserRow[] }> {
-    const where = filter
-      ? filterToSql(filter, USER_FILTER_ATTRIBUTES)
-      : Prisma.sql`TRUE`;
+    const where = condition(
+      filter ? filterToSql(filter, USER_FILTER_ATTRIBUTES) : Prisma.sql`TRUE`,
+    );
     const [[{ total }], rows] = await Promise.all([
-      this.database.query<{ total: bigint }>(Prisma.sql`
-        SELECT count(*) AS total FROM identity i
-         WHERE i.tenant_id = ${tenantId} AND ${where}`),
+      this.database.rowsOf(
+        builder
+          .selectFrom('identity as i')
+          .select((eb) => eb.fn.countAll<bigint>().as('total'))
+          .where('i.tenant_id', '=', tenantId)
+          .where(where),
+      ),
       limit === 0
         ? Promise.resolve([])
-        : this.database.query<Row>(Prisma.sql`
-            SELECT ${COLUMNS} FROM identity i
-             WHERE i.tenant_id = ${tenantId} AND ${where}
-             ORDER BY i.identity_id
-             LIMIT ${limit} OFFSET ${offset}`),
+        : this.database.rowsOf(
+            users()
+              .where('i.tenant_id', '=', tenantId)
+              .where(where)
+              .orderBy('i.identity_id')
+              .limit(limit)
+              .offset(offset),
+          ),
     ]);
     return {
       total: Number(total),
@@ -96,16 +127,25 @@ export class ScimUsersRepository {
     rows: Row[],
   ): Promise<ScimUserRow[]> {
     if (rows.length === 0) return [];
-    const accounts = await this.database.query<
-      ScimAccount & { identityId: string }
-    >(Prisma.sql`
-      SELECT identity_id AS "identityId", account_id AS "accountId",
-             account_provider_id AS "accountProviderId", issued_user_id AS "issuedUserId",
-             display_name AS "displayName", email_address AS "emailAddress"
-        FROM account
-       WHERE tenant_id = ${tenantId}
-         AND identity_id IN (${Prisma.join(rows.map((r) => r.identityId))})
-       ORDER BY account_id`);
+    const accounts = await this.database.rowsOf(
+      builder
+        .selectFrom('account')
+        .select([
+          'identity_id as identityId',
+          'account_id as accountId',
+          'account_provider_id as accountProviderId',
+          'issued_user_id as issuedUserId',
+          'display_name as displayName',
+          'email_address as emailAddress',
+        ])
+        .where('tenant_id', '=', tenantId)
+        .where(
+          'identity_id',
+          'in',
+          rows.map((r) => r.identityId),
+        )
+        .orderBy('account_id'),
+    );
     const byIdentity = new Map<string, ScimAccount[]>();
     for (const account of accounts) {
       const list = byIdentity.get(account.identityId);

@@ -1,25 +1,56 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database';
 import { appendEventsOf } from '../../events/events.repository';
+import { sql } from 'kysely';
+import {
+  builder,
+  condition,
+  RowOf,
+  statement,
+  StatementRow,
+} from '../../database/sql';
 import { Prisma } from '../../generated/prisma/client';
 import { groupFilter } from './group-filter';
 import { joiningIds, MemberChange } from './group-members';
 
-/** A role as a Group, without its members. */
-export interface GroupRow {
-  id: string;
-  name: string;
-  externalId: string | null;
-  version: bigint;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** The columns of a role as a Group, without its members. */
+const GROUP_SELECTION = [
+  'r.id',
+  'r.name',
+  'r.external_id as externalId',
+  'r.version',
+  'r.created_at as createdAt',
+  'r.updated_at as updatedAt',
+] as const;
+const roles = () => builder.selectFrom('role as r').select(GROUP_SELECTION);
 
-export interface MemberRow {
-  roleName: string;
-  identityId: string;
-  displayName: string | null;
-}
+/** A role as a Group, without its members. */
+export type GroupRow = RowOf<ReturnType<typeof roles>>;
+
+const GROUP = statement((p: { tenantId: string; id: string }) =>
+  roles().where('r.tenant_id', '=', p.tenantId).where('r.id', '=', p.id),
+);
+
+const MEMBERS = statement((p: { tenantId: string; roleNames: string[] }) =>
+  builder
+    .selectFrom('role_assignment as a')
+    .innerJoin('identity as i', (join) =>
+      join
+        .onRef('i.tenant_id', '=', 'a.tenant_id')
+        .onRef('i.identity_id', '=', 'a.identity_id'),
+    )
+    .select([
+      'a.role_name as roleName',
+      'a.identity_id as identityId',
+      'i.display_name as displayName',
+    ])
+    .where('a.tenant_id', '=', p.tenantId)
+    .where((eb) => eb('a.role_name', '=', eb.fn.any(eb.val(p.roleNames))))
+    .orderBy('a.role_name')
+    .orderBy('a.identity_id'),
+);
+
+export type MemberRow = StatementRow<typeof MEMBERS>;
 
 /** A Group's new state: the name and externalId it gets, and its members' change. */
 export interface GroupWrite {
@@ -38,6 +69,11 @@ export type WriteOutcome =
   CreateOutcome | { outcome: 'missing' } | { outcome: 'stale' };
 
 type Tx = Prisma.TransactionClient;
+
+/** A row of the outer join of a count and a page: a Group when the page had one. */
+const isGroup = <Row extends { [K in keyof GroupRow]: GroupRow[K] | null }>(
+  row: Row,
+): row is Row & GroupRow => row.id !== null;
 
 const GROUP_COLUMNS = Prisma.raw(
   `r.id, r.name, r.external_id AS "externalId", r.version,
@@ -65,40 +101,48 @@ export class GroupsRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; groups: GroupRow[] }> {
-    const condition = groupFilter(filter);
-    const rows = await this.database.query<
-      { total: number } & { [K in keyof GroupRow]: GroupRow[K] | null }
-    >(Prisma.sql`
-      WITH matched AS (
-        SELECT ${GROUP_COLUMNS} FROM role r
-         WHERE r.tenant_id = ${tenantId} AND (${condition}))
-      SELECT t.total, p.* FROM (SELECT count(*)::int AS total FROM matched) t
-        LEFT JOIN LATERAL (
-          SELECT * FROM matched ORDER BY name LIMIT ${limit} OFFSET ${offset}
-        ) p ON true`);
+    const rows = await this.database.rowsOf(
+      builder
+        .with('matched', () =>
+          roles()
+            .where('r.tenant_id', '=', tenantId)
+            .where(condition(groupFilter(filter))),
+        )
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('matched')
+            .select(sql<number>`count(*)::int`.as('total'))
+            .as('t'),
+        )
+        .leftJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('matched')
+              .selectAll()
+              .orderBy('name')
+              .limit(limit)
+              .offset(offset)
+              .as('p'),
+          (join) => join.onTrue(),
+        )
+        .select('t.total')
+        .selectAll('p'),
+    );
     return {
       total: rows[0]?.total ?? 0,
-      groups: rows.filter((row) => row.id !== null) as GroupRow[],
+      groups: rows.filter(isGroup),
     };
   }
 
   async findGroup(tenantId: string, id: string): Promise<GroupRow | null> {
-    const [row] = await this.database.query<GroupRow>(Prisma.sql`
-      SELECT ${GROUP_COLUMNS} FROM role r
-       WHERE r.tenant_id = ${tenantId} AND r.id = ${id}`);
+    const [row] = await this.database.rows(GROUP, { tenantId, id });
     return row ?? null;
   }
 
   /** The members of the named roles, by role and identity id. */
   findMembers(tenantId: string, roleNames: string[]): Promise<MemberRow[]> {
     if (roleNames.length === 0) return Promise.resolve([]);
-    return this.database.query<MemberRow>(Prisma.sql`
-      SELECT a.role_name AS "roleName", a.identity_id AS "identityId",
-             i.display_name AS "displayName"
-        FROM role_assignment a
-        JOIN identity i ON i.tenant_id = a.tenant_id AND i.identity_id = a.identity_id
-       WHERE a.tenant_id = ${tenantId} AND a.role_name = ANY(${roleNames}::text[])
-       ORDER BY a.role_name, a.identity_id`);
+    return this.database.rows(MEMBERS, { tenantId, roleNames });
   }
 
   /** Creates a Group with its members, in one transaction. */

@@ -1,0 +1,103 @@
+import {
+  Compilable,
+  Expression,
+  ExpressionBuilder,
+  DummyDriver,
+  InferResult,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  RawBuilder,
+  sql,
+} from 'kysely';
+import type { Prisma } from '../generated/prisma/client';
+import type { DB } from '../generated/kysely/tables';
+
+/**
+ * The statement builder: Kysely over the tables' row types, which
+ * prisma-kysely generates from prisma/schema.prisma at build time, so that a
+ * query's result type is the compiler's conclusion from the schema, not the
+ * caller's claim. It only builds SQL; Database runs it on the same driver
+ * adapter, statement names and error mapping as every other query.
+ */
+export const builder = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/** A statement's parameter, named, in place of its value when it is built. */
+class Parameter {
+  constructor(readonly name: string) {}
+}
+
+/**
+ * A statement built and compiled once, run many times: the SQL text is
+ * fixed (so the database prepares it once per connection), only its
+ * parameters' values change. `Row` is what one result row holds.
+ */
+export interface Statement<Params, Row> {
+  readonly text: string;
+  values(params: Params): unknown[];
+  /** Never set: carries the row type to the caller. */
+  readonly row?: Row;
+}
+
+/** One result row of a statement. */
+export type StatementRow<S> =
+  S extends Statement<never, infer Row> ? Row : never;
+
+/** One result row of a built query. */
+export type RowOf<Q extends Compilable> =
+  InferResult<Q> extends (infer R)[] ? R : never;
+
+/**
+ * Compiles the query `build` returns from stand-ins for its parameters:
+ * each `params.name` it uses becomes a numbered placeholder, bound to the
+ * value of that name each time the statement runs. A value written into the
+ * query itself stays a constant parameter.
+ */
+export function statement<Params extends object, Q extends Compilable>(
+  build: (params: Params) => Q,
+): Statement<Params, RowOf<Q>> {
+  const stand = new Proxy(
+    {},
+    { get: (_, name) => new Parameter(String(name)) },
+  ) as Params;
+  const { sql, parameters } = build(stand).compile();
+  const bind = parameters.map((value) =>
+    value instanceof Parameter
+      ? (params: Params) => params[value.name as keyof Params]
+      : () => value,
+  );
+  return {
+    text: sql,
+    values: (params) => bind.map((value) => value(params)),
+  };
+}
+
+/**
+ * EXISTS of a subquery: Kysely types it as 0 or 1 or a boolean for all its
+ * dialects; PostgreSQL answers a boolean.
+ */
+export function exists<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  subquery: Expression<unknown>,
+) {
+  return eb.exists(subquery).$castTo<boolean>();
+}
+
+/**
+ * A condition written as a Prisma fragment (the SCIM filter's translation,
+ * src/scim/scim-filter.ts) inside a built query, its values still parameters.
+ */
+export function condition(fragment: Prisma.Sql): RawBuilder<boolean> {
+  const strings = Object.assign([...fragment.strings], {
+    raw: fragment.strings,
+  });
+  return sql<boolean>(strings, ...fragment.values);
+}
