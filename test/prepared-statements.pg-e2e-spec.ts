@@ -26,7 +26,9 @@ describe('prepared statements', () => {
     expect(statements.some((s) => s.includes('from "token" as "t"'))).toBe(
       true,
     );
-    expect(statements.some((s) => s.includes('FROM friendship f'))).toBe(true);
+    expect(statements.some((s) => s.includes('from "friendship" as "f"'))).toBe(
+      true,
+    );
   });
 
   it('prepares none when DATABASE_PREPARED_STATEMENTS is off', async () => {

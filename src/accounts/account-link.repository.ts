@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { errorCodes } from '../database/database-errors';
-import { Prisma } from '../generated/prisma/client';
+import { sql } from 'kysely';
+import { builder, statement } from '../database/sql';
 import type { LinkRow } from '../tenants/tenant-data';
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -23,6 +24,76 @@ export interface LinkTarget {
   /** Null when the tenant has no such provider. */
   provider: { link: LinkRow | null } | null;
 }
+
+interface NewAttempt extends LinkAttempt {
+  ticketHash: string;
+  expiresInSeconds: number;
+}
+
+/** Records an attempt unless its ticket started one; see startAttempt. */
+const START_ATTEMPT = statement((p: NewAttempt) =>
+  builder
+    .insertInto('link_attempt')
+    .values({
+      state: p.state,
+      ticket_hash: p.ticketHash,
+      tenant_id: p.tenantId,
+      identity_id: p.identityId,
+      account_provider_id: p.accountProviderId,
+      code_verifier: p.codeVerifier,
+      nonce: p.nonce,
+      return_url: p.returnUrl,
+      expires_at: sql<Date>`now() + make_interval(secs => ${p.expiresInSeconds})`,
+    })
+    .onConflict((conflict) => conflict.column('ticket_hash').doNothing())
+    .returning('state'),
+);
+
+/**
+ * Takes the live, unused attempt of `state` (live: true), or reads the
+ * spent one without what a callback would need of it (live: false).
+ */
+const CLAIM_ATTEMPT = statement((p: { state: string }) =>
+  builder
+    .with('taken', (db) =>
+      db
+        .updateTable('link_attempt')
+        .set({ used_at: sql<Date>`now()` })
+        .where('state', '=', p.state)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', sql<Date>`now()`)
+        .returning([
+          'state',
+          'tenant_id as tenantId',
+          'identity_id as identityId',
+          'account_provider_id as accountProviderId',
+          'code_verifier as codeVerifier',
+          'nonce',
+          'return_url as returnUrl',
+          sql<boolean>`true`.as('live'),
+        ]),
+    )
+    .selectFrom('taken')
+    .selectAll()
+    .unionAll((db) =>
+      db
+        .selectFrom('link_attempt')
+        .select([
+          'state',
+          'tenant_id as tenantId',
+          'identity_id as identityId',
+          'account_provider_id as accountProviderId',
+          sql<string>`''`.as('codeVerifier'),
+          sql<string>`''`.as('nonce'),
+          'return_url as returnUrl',
+          sql<boolean>`false`.as('live'),
+        ])
+        .where('state', '=', p.state)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('taken').select(sql.lit(1).as('one')))),
+        ),
+    ),
+);
 
 /** Link tickets' key and link attempts (docs/api.md, linking an account). */
 @Injectable()
@@ -77,14 +148,11 @@ export class AccountLinkRepository {
     await this.database.prisma.$executeRaw`
       DELETE FROM link_attempt
        WHERE created_at < now() - make_interval(secs => ${keepSeconds})`;
-    const rows = this.database.query<{ state: string }>(Prisma.sql`
-      INSERT INTO link_attempt (state, ticket_hash, tenant_id, identity_id, account_provider_id,
-                                code_verifier, nonce, return_url, expires_at)
-      VALUES (${attempt.state}, ${ticketHash}, ${attempt.tenantId}, ${attempt.identityId},
-              ${attempt.accountProviderId}, ${attempt.codeVerifier}, ${attempt.nonce},
-              ${attempt.returnUrl}, now() + make_interval(secs => ${expiresInSeconds}))
-      ON CONFLICT (ticket_hash) DO NOTHING
-      RETURNING state`);
+    const rows = this.database.rows(START_ATTEMPT, {
+      ...attempt,
+      ticketHash,
+      expiresInSeconds,
+    });
     try {
       return (await rows).length ? 'started' : 'ticket-used';
     } catch (error) {
@@ -107,20 +175,7 @@ export class AccountLinkRepository {
     | undefined
   > {
     this.database.readFromPrimary();
-    const [row] = await this.database.query<LinkAttempt & { live: boolean }>(
-      Prisma.sql`
-        WITH taken AS (
-          UPDATE link_attempt SET used_at = now()
-           WHERE state = ${state} AND used_at IS NULL AND expires_at > now()
-          RETURNING state, tenant_id AS "tenantId", identity_id AS "identityId",
-                    account_provider_id AS "accountProviderId", code_verifier AS "codeVerifier",
-                    nonce, return_url AS "returnUrl", true AS live)
-        SELECT * FROM taken
-        UNION ALL
-        SELECT state, tenant_id, identity_id, account_provider_id, '', '', return_url, false
-          FROM link_attempt
-         WHERE state = ${state} AND NOT EXISTS (SELECT 1 FROM taken)`,
-    );
+    const [row] = await this.database.rows(CLAIM_ATTEMPT, { state });
     if (!row) return undefined;
     if (!row.live)
       return {

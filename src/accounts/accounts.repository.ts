@@ -1,27 +1,134 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { appendEvents, appendEventsOf } from '../events/events.repository';
-import { Prisma } from '../generated/prisma/client';
+import { sql } from 'kysely';
+import {
+  builder,
+  exists,
+  rowsIn,
+  statement,
+  StatementRow,
+} from '../database/sql';
+import { appendEvents, eventsOf } from '../events/events.repository';
+
+/**
+ * Every provider of the tenant in its order, joined to the identity's
+ * accounts there: a provider without one gives a row of nulls for it.
+ */
+const PROVIDER_ACCOUNTS = statement(
+  (p: { tenantId: string; identityId: string }) =>
+    builder
+      .selectFrom('account_provider as p')
+      .leftJoin('account as a', (join) =>
+        join
+          .onRef('a.tenant_id', '=', 'p.tenant_id')
+          .onRef('a.account_provider_id', '=', 'p.account_provider_id')
+          .on('a.identity_id', '=', p.identityId),
+      )
+      .select((eb) => [
+        'p.account_provider_id as accountProviderId',
+        'p.display_name as providerDisplayName',
+        'p.provider_image_url as providerImageUrl',
+        'p.sign_in_url as signInUrl',
+        'p.allows_multiple_accounts as allowsMultipleAccounts',
+        // Whether the provider has link settings (docs/api.md, linking an account).
+        eb('p.link', 'is not', null).as('linkable'),
+        // How many link attempts at it the identity has started lately (0 when not linkable).
+        sql<number>`CASE WHEN p.link IS NULL THEN 0 ELSE (${eb
+          .selectFrom('link_attempt as la')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('la.tenant_id', '=', 'p.tenant_id')
+          .where('la.identity_id', '=', p.identityId)
+          .whereRef(
+            'la.account_provider_id',
+            '=',
+            'p.account_provider_id',
+          )}) END`.as('linkAttempts'),
+        'a.account_id as accountId',
+        'a.issued_user_id as issuedUserId',
+        'a.account_private_personal_identifier as accountPrivatePersonalIdentifier',
+        'a.display_name as displayName',
+        'a.email_address as emailAddress',
+        'a.account_profile_url as accountProfileUrl',
+        'a.picture_url as pictureUrl',
+      ])
+      .where('p.tenant_id', '=', p.tenantId)
+      .orderBy('p.position')
+      .orderBy('a.account_id'),
+);
 
 /** A provider of the tenant joined to one of the identity's accounts there, if any. */
-export interface ProviderAccountRecord {
-  accountProviderId: string;
-  providerDisplayName: string | null;
-  providerImageUrl: string | null;
-  signInUrl: string;
-  allowsMultipleAccounts: boolean;
-  /** Whether the provider has link settings (docs/api.md, linking an account). */
-  linkable: boolean;
-  /** How many link attempts at it the identity has started lately (0 when not linkable). */
-  linkAttempts: number;
-  accountId: string | null;
-  issuedUserId: string | null;
-  accountPrivatePersonalIdentifier: string | null;
-  displayName: string | null;
-  emailAddress: string | null;
-  accountProfileUrl: string | null;
-  pictureUrl: string | null;
+export type ProviderAccountRecord = StatementRow<typeof PROVIDER_ACCOUNTS>;
+
+interface AccountParams {
+  tenantId: string;
+  identityId: string;
+  accountId: string;
 }
+
+/** Locks the identity's row for the rest of the transaction; a row when it exists. */
+const LOCK_IDENTITY = statement((p: { tenantId: string; identityId: string }) =>
+  builder
+    .selectFrom('identity')
+    .select(sql.lit(1).as('one'))
+    .where('tenant_id', '=', p.tenantId)
+    .where('identity_id', '=', p.identityId)
+    .forUpdate(),
+);
+
+/** What decides whether the account may be recorded for the identity; see addAccount. */
+const ACCOUNT_FACTS = statement(
+  (p: AccountParams & { accountProviderId: string; issuedUserId: string }) =>
+    builder.selectNoFrom((eb) => [
+      eb
+        .selectFrom('account_provider')
+        .select('allows_multiple_accounts')
+        .where('tenant_id', '=', p.tenantId)
+        .where('account_provider_id', '=', p.accountProviderId)
+        .as('allowsMultiple'),
+      exists(
+        eb,
+        eb
+          .selectFrom('account')
+          .select(sql.lit(1).as('one'))
+          .where('tenant_id', '=', p.tenantId)
+          .where('identity_id', '=', p.identityId)
+          .where('account_provider_id', '=', p.accountProviderId),
+      ).as('hasOne'),
+      eb
+        .selectFrom('account')
+        .select('identity_id')
+        .where('tenant_id', '=', p.tenantId)
+        .where('account_provider_id', '=', p.accountProviderId)
+        .where('issued_user_id', '=', p.issuedUserId)
+        .as('usedBy'),
+      exists(
+        eb,
+        eb
+          .selectFrom('account')
+          .select(sql.lit(1).as('one'))
+          .where('tenant_id', '=', p.tenantId)
+          .where('account_id', '=', p.accountId),
+      ).as('idTaken'),
+    ]),
+);
+
+/** Removes the identity's account with its event; see removeAccount. */
+const REMOVE_ACCOUNT = statement((p: AccountParams) =>
+  builder
+    .with('removed', (db) =>
+      db
+        .deleteFrom('account')
+        .where('tenant_id', '=', p.tenantId)
+        .where('identity_id', '=', p.identityId)
+        .where('account_id', '=', p.accountId)
+        .returning('identity_id as identityId'),
+    )
+    .with('event', () =>
+      eventsOf('removed', p.tenantId, 'updated', ['accounts']),
+    )
+    .selectFrom('removed')
+    .select(sql<number>`count(*)::int`.as('removed')),
+);
 
 /** An account to record for an identity, as the import format has it. */
 export interface NewAccount {
@@ -53,25 +160,7 @@ export class AccountsRepository {
     tenantId: string,
     identityId: string,
   ): Promise<ProviderAccountRecord[]> {
-    return this.database.query<ProviderAccountRecord>(Prisma.sql`
-      SELECT p.account_provider_id AS "accountProviderId", p.display_name AS "providerDisplayName",
-             p.provider_image_url AS "providerImageUrl", p.sign_in_url AS "signInUrl",
-             p.allows_multiple_accounts AS "allowsMultipleAccounts",
-             p.link IS NOT NULL AS "linkable",
-             CASE WHEN p.link IS NULL THEN 0 ELSE (
-               SELECT count(*)::int FROM link_attempt la
-                WHERE la.tenant_id = p.tenant_id AND la.identity_id = ${identityId}
-                  AND la.account_provider_id = p.account_provider_id) END AS "linkAttempts",
-             a.account_id AS "accountId", a.issued_user_id AS "issuedUserId",
-             a.account_private_personal_identifier AS "accountPrivatePersonalIdentifier",
-             a.display_name AS "displayName", a.email_address AS "emailAddress",
-             a.account_profile_url AS "accountProfileUrl", a.picture_url AS "pictureUrl"
-        FROM account_provider p
-        LEFT JOIN account a ON a.tenant_id = p.tenant_id
-                           AND a.account_provider_id = p.account_provider_id
-                           AND a.identity_id = ${identityId}
-       WHERE p.tenant_id = ${tenantId}
-       ORDER BY p.position, a.account_id`);
+    return this.database.rows(PROVIDER_ACCOUNTS, { tenantId, identityId });
   }
   /**
    * Records the account for the identity with an `updated` event naming
@@ -86,27 +175,18 @@ export class AccountsRepository {
   ): Promise<AddOutcome> {
     this.database.readFromPrimary();
     return this.database.prisma.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<unknown[]>`
-        SELECT 1 FROM identity WHERE tenant_id = ${tenantId} AND identity_id = ${identityId}
-           FOR UPDATE`;
+      const locked = await rowsIn(tx, LOCK_IDENTITY, {
+        tenantId,
+        identityId,
+      });
       if (locked.length === 0) return 'no-identity';
-      const [facts] = await tx.$queryRaw<
-        {
-          allowsMultiple: boolean | null;
-          hasOne: boolean;
-          usedBy: string | null;
-          idTaken: boolean;
-        }[]
-      >`
-        SELECT (SELECT allows_multiple_accounts FROM account_provider
-                 WHERE tenant_id = ${tenantId} AND account_provider_id = ${account.accountProviderId}) AS "allowsMultiple",
-               EXISTS (SELECT 1 FROM account WHERE tenant_id = ${tenantId} AND identity_id = ${identityId}
-                         AND account_provider_id = ${account.accountProviderId}) AS "hasOne",
-               (SELECT identity_id FROM account WHERE tenant_id = ${tenantId}
-                   AND account_provider_id = ${account.accountProviderId}
-                   AND issued_user_id = ${account.issuedUserId}) AS "usedBy",
-               EXISTS (SELECT 1 FROM account WHERE tenant_id = ${tenantId}
-                         AND account_id = ${account.accountId}) AS "idTaken"`;
+      const [facts] = await rowsIn(tx, ACCOUNT_FACTS, {
+        tenantId,
+        identityId,
+        accountId: account.accountId,
+        accountProviderId: account.accountProviderId,
+        issuedUserId: account.issuedUserId,
+      });
       if (facts.allowsMultiple === null) return 'no-provider';
       if (facts.usedBy !== null) return 'account-in-use';
       if (facts.idTaken) return 'account-id-taken';
@@ -139,14 +219,11 @@ export class AccountsRepository {
     accountId: string,
   ): Promise<boolean> {
     this.database.readFromPrimary();
-    const [row] = await this.database.query<{ removed: number }>(Prisma.sql`
-      WITH removed AS (
-        DELETE FROM account
-         WHERE tenant_id = ${tenantId} AND identity_id = ${identityId}
-           AND account_id = ${accountId}
-        RETURNING identity_id AS "identityId"
-      ), event AS (${appendEventsOf('removed', tenantId, 'updated', ['accounts'])})
-      SELECT count(*)::int AS removed FROM removed`);
+    const [row] = await this.database.rows(REMOVE_ACCOUNT, {
+      tenantId,
+      identityId,
+      accountId,
+    });
     return row.removed > 0;
   }
 }

@@ -5,12 +5,15 @@ import {
   isUniqueViolation,
   USER_NAME_INDEX,
 } from '../database/database-errors';
-import { appendEventsOf } from '../events/events.repository';
+import { sql } from 'kysely';
+import { builder, compiled, rowsIn, statement } from '../database/sql';
+import { eventsOf } from '../events/events.repository';
+import type { Identity } from '../generated/kysely/tables';
 import { Prisma } from '../generated/prisma/client';
 import { FIELD_NAMES, IDENTITY_FIELDS } from '../identity/identity-fields';
 import {
   IDENTITY_COLUMN,
-  IDENTITY_RECORD_COLUMNS,
+  IDENTITY_SELECTION,
   SQL_TYPE_OF_KIND,
 } from '../identity/identity.repository';
 import type { IdentityRecord } from '../identity/identity.record';
@@ -19,6 +22,35 @@ import type { ClaimedAccount, ClaimedFields } from './sign-in-claims';
 
 /** SQLSTATE of a foreign key violation: the tenant or provider went away meanwhile. */
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Moves the identity's lastLogin forward; see recordSignIn. */
+const RECORD_SIGN_IN = statement(
+  (p: { tenantId: string; identityId: string; at: Date }) =>
+    builder
+      .with('updated', (db) =>
+        db
+          .updateTable('identity as i')
+          .set({
+            last_login: p.at,
+            version: sql<bigint>`nextval('identity_version_seq')`,
+            updated_at: sql<Date>`now()`,
+          })
+          .where('i.tenant_id', '=', p.tenantId)
+          .where('i.identity_id', '=', p.identityId)
+          .where((eb) =>
+            eb.or([
+              eb('i.last_login', 'is', null),
+              eb('i.last_login', '<', p.at),
+            ]),
+          )
+          .returning(IDENTITY_SELECTION),
+      )
+      .with('event', () =>
+        eventsOf('updated', p.tenantId, 'updated', ['lastLogin']),
+      )
+      .selectFrom('updated')
+      .selectAll(),
+);
 
 /**
  * The writes a sign-in with a JWT makes: a just-in-time identity, and its
@@ -43,7 +75,7 @@ export class SignInRepository {
   ): Promise<boolean> {
     this.database.readFromPrimary();
     try {
-      const created = await this.database.query<{ identityId: string }>(
+      const created = await this.database.rowsOf(
         createStatement(tenantId, identityId, fields, account),
       );
       return created.length > 0;
@@ -104,8 +136,10 @@ export class SignInRepository {
           hashtext(${[tenantId, match, provider ?? '', normalized].join(' ')}))::text`;
         const [exists] = await tx.$queryRaw<unknown[]>(taken);
         if (exists) return false;
-        const created = await tx.$queryRaw<{ identityId: string }[]>(
-          createStatement(tenantId, identityId, fields, account),
+        const created = await rowsIn(
+          tx,
+          compiled(createStatement(tenantId, identityId, fields, account)),
+          {},
         );
         return created.length > 0;
       });
@@ -144,15 +178,11 @@ export class SignInRepository {
     at: Date,
   ): Promise<IdentityRecord | undefined> {
     this.database.readFromPrimary();
-    const [row] = await this.database.query<IdentityRecord>(Prisma.sql`
-      WITH updated AS (
-        UPDATE identity AS i
-           SET last_login = ${at}, version = nextval('identity_version_seq'), updated_at = now()
-         WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}
-           AND (i.last_login IS NULL OR i.last_login < ${at})
-        RETURNING ${IDENTITY_RECORD_COLUMNS}
-      ), event AS (${appendEventsOf('updated', tenantId, 'updated', ['lastLogin'])})
-      SELECT * FROM updated`);
+    const [row] = await this.database.rows(RECORD_SIGN_IN, {
+      tenantId,
+      identityId,
+      at,
+    });
     return row;
   }
 }
@@ -170,42 +200,96 @@ function createStatement(
   identityId: string,
   fields: ClaimedFields,
   account: ClaimedAccount | null,
-): Prisma.Sql {
+) {
   // In the field table's order, as an import's event lists them.
   const given = FIELD_NAMES.filter((f) => f in fields).map(
     (f) => [f, fields[f as keyof ClaimedFields]] as const,
   );
-  const columns = given.map(([field]) => Prisma.raw(IDENTITY_COLUMN[field]));
-  const values = given.map(
-    ([field, value]) =>
-      Prisma.sql`${value}::${Prisma.raw(SQL_TYPE_OF_KIND[IDENTITY_FIELDS[field].kind])}`,
+  const created = builder.with('created', (db) =>
+    db
+      .insertInto('identity')
+      .columns([
+        'tenant_id',
+        'identity_id',
+        // Columns of the identity's fields (IDENTITY_COLUMN).
+        ...given.map(([field]) => IDENTITY_COLUMN[field] as keyof Identity),
+      ])
+      .expression(
+        builder
+          .selectNoFrom((eb) => [
+            eb.val(tenantId).as('tenant_id'),
+            eb.val(identityId).as('identity_id'),
+            ...given.map(([field, value]) =>
+              sql`${value}::${sql.raw(SQL_TYPE_OF_KIND[IDENTITY_FIELDS[field].kind])}`.as(
+                IDENTITY_COLUMN[field],
+              ),
+            ),
+          ])
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('identity')
+                  .select(sql.lit(1).as('one'))
+                  .where('tenant_id', '=', tenantId)
+                  .where('old_identity_ids', '<>', sql<string[]>`'{}'`)
+                  .where(
+                    'old_identity_ids',
+                    '@>',
+                    sql<string[]>`ARRAY[${identityId}]::text[]`,
+                  ),
+              ),
+            ),
+          ),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['tenant_id', 'identity_id']).doNothing(),
+      )
+      .returning('identity_id as identityId'),
   );
-  return Prisma.sql`
-    WITH created AS (
-      INSERT INTO identity (${Prisma.join([Prisma.raw('tenant_id, identity_id'), ...columns])})
-      SELECT ${Prisma.join([Prisma.sql`${tenantId}, ${identityId}`, ...values])}
-       WHERE NOT EXISTS (
-         SELECT 1 FROM identity WHERE tenant_id = ${tenantId}
-            AND old_identity_ids <> '{}' AND old_identity_ids @> ARRAY[${identityId}]::text[])
-      ON CONFLICT (tenant_id, identity_id) DO NOTHING
-      RETURNING identity_id AS "identityId"
-    )${account ? insertAccount(tenantId, account) : Prisma.empty},
-    event AS (${appendEventsOf(
-      'created',
-      tenantId,
-      'created',
-      given.map(([f]) => f),
-    )})
-    SELECT "identityId" FROM created`;
-}
-
-/** A CTE inserting the account of the identity the `created` CTE made, unless its id or issued id is taken. */
-function insertAccount(tenantId: string, a: ClaimedAccount): Prisma.Sql {
-  return Prisma.sql`, account AS (
-    INSERT INTO account (tenant_id, account_id, identity_id, account_provider_id,
-                         issued_user_id, display_name, email_address, picture_url)
-    SELECT ${tenantId}, ${a.accountId}, c."identityId", ${a.accountProviderId},
-           ${a.issuedUserId}, ${a.displayName}::text, ${a.emailAddress}::text, ${a.pictureUrl}::text
-      FROM created c
-    ON CONFLICT DO NOTHING)`;
+  const event = eventsOf(
+    'created',
+    tenantId,
+    'created',
+    given.map(([f]) => f),
+  );
+  if (!account)
+    return created
+      .with('event', () => event)
+      .selectFrom('created')
+      .select('identityId');
+  const a = account;
+  // The account, unless its id or issued id is taken.
+  return created
+    .with('account', (db) =>
+      db
+        .insertInto('account')
+        .columns([
+          'tenant_id',
+          'account_id',
+          'identity_id',
+          'account_provider_id',
+          'issued_user_id',
+          'display_name',
+          'email_address',
+          'picture_url',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom('created as c')
+            .select([
+              eb.val(tenantId).as('tenant_id'),
+              eb.val(a.accountId).as('account_id'),
+              'c.identityId as identity_id',
+              eb.val(a.accountProviderId).as('account_provider_id'),
+              eb.val(a.issuedUserId).as('issued_user_id'),
+              sql<string | null>`${a.displayName}::text`.as('display_name'),
+              sql<string | null>`${a.emailAddress}::text`.as('email_address'),
+              sql<string | null>`${a.pictureUrl}::text`.as('picture_url'),
+            ]),
+        )
+        .onConflict((conflict) => conflict.doNothing()),
+    )
+    .with('event', () => event)
+    .selectFrom('created')
+    .select('identityId');
 }

@@ -81,6 +81,17 @@ export function statement<Params extends object, Q extends Compilable>(
 }
 
 /**
+ * A query built for one call (its shape depends on the call's values), as
+ * a statement without parameters of its own; Database.rowsOf runs one.
+ */
+export function compiled<Q extends Compilable>(
+  query: Q,
+): Statement<object, RowOf<Q>> {
+  const { sql, parameters } = query.compile();
+  return { text: sql, values: () => [...parameters] };
+}
+
+/**
  * EXISTS of a subquery: Kysely types it as 0 or 1 or a boolean for all its
  * dialects; PostgreSQL answers a boolean.
  */
@@ -100,4 +111,18 @@ export function condition(fragment: Prisma.Sql): RawBuilder<boolean> {
     raw: fragment.strings,
   });
   return sql<boolean>(strings, ...fragment.values);
+}
+
+/** A transaction of the Prisma client, as far as running a statement in it goes. */
+interface RawExecutor {
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
+}
+
+/** Runs a statement inside a Prisma transaction: `Database.rows` for `tx`. */
+export function rowsIn<Params, Row>(
+  tx: RawExecutor,
+  statement: Statement<Params, Row>,
+  params: Params,
+): Promise<Row[]> {
+  return tx.$queryRawUnsafe<Row[]>(statement.text, ...statement.values(params));
 }

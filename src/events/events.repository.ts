@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, insertRows } from '../database/bulk-insert';
 import { Database } from '../database/database';
+import { RawBuilder, sql } from 'kysely';
 import { Prisma } from '../generated/prisma/client';
 
 export type EventType =
@@ -129,6 +130,26 @@ export function appendEventsOf(
      CROSS JOIN LATERAL (
        SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK}::int, hashtext(${tenantId}))
         WHERE s."identityId" IS NOT NULL) AS ordered`;
+}
+
+/**
+ * appendEventsOf for the statement builder (src/database/sql.ts): a CTE
+ * `.with('event', () => eventsOf('source', …))` after the CTE `source` that
+ * yields "identityId".
+ */
+export function eventsOf(
+  source: string,
+  tenantId: string,
+  type: EventType,
+  fields: readonly string[],
+): RawBuilder<Record<string, never>> {
+  return sql`(
+    INSERT INTO identity_event (tenant_id, identity_id, type, fields)
+    SELECT ${tenantId}, s."identityId", ${type}, ${fields}::text[]
+      FROM ${sql.table(source)} AS s
+     CROSS JOIN LATERAL (
+       SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK}::int, hashtext(${tenantId}))
+        WHERE s."identityId" IS NOT NULL) AS ordered)`;
 }
 
 @Injectable()

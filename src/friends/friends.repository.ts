@@ -1,30 +1,198 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { Prisma } from '../generated/prisma/client';
+import { sql } from 'kysely';
+import { builder, exists, statement } from '../database/sql';
 import { IDENTITY_FIELDS } from '../identity/identity-fields';
 import { FRIEND_FIELDS, FriendField } from './friends.dto';
 import { Collection, Page } from '../common/pagination';
-import { appendEventsOf } from '../events/events.repository';
+import { eventsOf } from '../events/events.repository';
 
 /** A page of friends as PostgreSQL serialized it: a JSON array. */
 export type FriendsPage = Collection<string>;
 
 const column = (field: FriendField) => IDENTITY_FIELDS[field].column;
 /** The friend's columns, read from table `identity` (alias i). */
-const COLUMNS = Prisma.raw(
-  FRIEND_FIELDS.map((f) => `i.${column(f)}`).join(', '),
+const COLUMNS = FRIEND_FIELDS.map(
+  (f) =>
+    `i.${column(f)}` as `i.${(typeof IDENTITY_FIELDS)[FriendField]['column']}`,
 );
 /**
  * A friend's entry, named as its fields: an empty picture list becomes null,
  * and json_strip_nulls then leaves every null out — the representation rule
  * the identity mapper applies (a test compares the two).
  */
-const ENTRY = Prisma.raw(
+const ENTRY = sql.raw(
   FRIEND_FIELDS.map((f) =>
     IDENTITY_FIELDS[f].kind === 'urls'
       ? `nullif(page.${column(f)}, '{}') AS "${f}"`
       : `page.${column(f)} AS "${f}"`,
   ).join(', '),
+);
+
+interface FriendsParams {
+  tenantId: string;
+  identityId: string;
+  afterName: string | null;
+  afterId: string | null;
+  limit: number | null;
+}
+
+/**
+ * A page of friends and where it ends; see findFriends. The sort key is
+ * the display name (absent sorts as empty), then the id.
+ */
+const FRIENDS = statement((p: FriendsParams) =>
+  builder
+    .with('fetched', (db) =>
+      db
+        .selectFrom('identity as i')
+        .select(sql<string>`coalesce(i.display_name, '')`.as('sort_name'))
+        .select(COLUMNS)
+        .where('i.tenant_id', '=', p.tenantId)
+        .where(
+          'i.identity_id',
+          '=',
+          sql<string>`ANY (ARRAY(${db
+            .selectFrom('friendship as f')
+            .select('f.friend_id')
+            .where('f.tenant_id', '=', p.tenantId)
+            .where('f.identity_id', '=', p.identityId)}))`,
+        )
+        .where(
+          sql<boolean>`${p.afterId}::text IS NULL
+            OR (coalesce(i.display_name, ''), i.identity_id) > (${p.afterName}::text, ${p.afterId}::text)`,
+        )
+        .orderBy('sort_name')
+        .orderBy('i.identity_id')
+        .limit(sql<number>`${p.limit}::int + 1`),
+    )
+    .with('numbered', (db) =>
+      db
+        .selectFrom('fetched')
+        .selectAll()
+        .select(
+          sql<string>`row_number() OVER (ORDER BY sort_name, identity_id)`.as(
+            'n',
+          ),
+        ),
+    )
+    .with('page', (db) =>
+      db
+        .selectFrom('numbered')
+        .selectAll()
+        .where(sql<boolean>`${p.limit}::int IS NULL OR n <= ${p.limit}::int`),
+    )
+    .selectFrom(builder.selectNoFrom(sql.lit(1).as('x')).as('one'))
+    .leftJoin(
+      (db) =>
+        db
+          .selectFrom('page')
+          .select(['sort_name', 'identity_id'])
+          .orderBy('n', 'desc')
+          .limit(1)
+          .as('last'),
+      (join) => join.onTrue(),
+    )
+    .select((eb) => [
+      eb
+        .selectFrom('page')
+        .select(
+          sql<string>`string_agg(json_strip_nulls(row_to_json((
+            SELECT f FROM (SELECT ${ENTRY}) AS f
+          )))::text, ',' ORDER BY n)`.as('items'),
+        )
+        .as('items'),
+      eb
+        .selectFrom('numbered')
+        .select(sql<number>`count(*)::int`.as('fetched'))
+        .as('fetched'),
+      'last.sort_name as lastName',
+      'last.identity_id as lastId',
+    ]),
+);
+
+interface FriendshipParams {
+  tenantId: string;
+  identityId: string;
+  friendId: string;
+}
+
+/**
+ * Makes the two identities friends, both ways, when the friend exists;
+ * see addFriendship.
+ */
+const ADD_FRIENDSHIP = statement((p: FriendshipParams) =>
+  builder
+    .with('friend', (db) =>
+      db
+        .selectFrom('identity')
+        .select('identity_id')
+        .where('tenant_id', '=', p.tenantId)
+        .where('identity_id', '=', p.friendId),
+    )
+    .with('added', (db) =>
+      db
+        .insertInto('friendship')
+        .columns(['tenant_id', 'identity_id', 'friend_id'])
+        .expression((eb) =>
+          eb
+            .selectFrom('friend')
+            .select([
+              eb.val(p.tenantId).as('tenant_id'),
+              eb.val(p.identityId).as('identity_id'),
+              'friend.identity_id as friend_id',
+            ])
+            .unionAll(
+              eb
+                .selectFrom('friend')
+                .select([
+                  eb.val(p.tenantId).as('tenant_id'),
+                  'friend.identity_id as identity_id',
+                  eb.val(p.identityId).as('friend_id'),
+                ]),
+            ),
+        )
+        .onConflict((conflict) => conflict.doNothing())
+        .returning('identity_id as identityId'),
+    )
+    .with('event', () => eventsOf('added', p.tenantId, 'updated', ['friends']))
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('added')
+        .select(sql<number>`count(*)::int`.as('added'))
+        .as('added'),
+      exists(eb, eb.selectFrom('friend').select(sql.lit(1).as('one'))).as(
+        'friendExists',
+      ),
+    ]),
+);
+
+/** Ends the friendship of the two identities, both ways; see removeFriendship. */
+const REMOVE_FRIENDSHIP = statement((p: FriendshipParams) =>
+  builder
+    .with('removed', (db) =>
+      db
+        .deleteFrom('friendship')
+        .where('tenant_id', '=', p.tenantId)
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('identity_id', '=', p.identityId),
+              eb('friend_id', '=', p.friendId),
+            ]),
+            eb.and([
+              eb('identity_id', '=', p.friendId),
+              eb('friend_id', '=', p.identityId),
+            ]),
+          ]),
+        )
+        .returning('identity_id as identityId'),
+    )
+    .with('event', () =>
+      eventsOf('removed', p.tenantId, 'updated', ['friends']),
+    )
+    .selectFrom('removed')
+    .select(sql<number>`count(*)::int`.as('removed')),
 );
 
 @Injectable()
@@ -47,37 +215,20 @@ export class FriendsRepository {
   ): Promise<FriendsPage> {
     const [afterName, afterId] = page.after ?? [null, null];
     const limit = page.limit ?? null;
-    const [found] = await this.database.query<{
-      items: string | null;
-      fetched: number;
-      lastName: string | null;
-      lastId: string | null;
-    }>(Prisma.sql`
-      WITH fetched AS (
-        SELECT coalesce(i.display_name, '') AS sort_name, ${COLUMNS}
-          FROM identity i
-         WHERE i.tenant_id = ${tenantId}
-           AND i.identity_id = ANY (ARRAY(SELECT f.friend_id FROM friendship f
-                                           WHERE f.tenant_id = ${tenantId} AND f.identity_id = ${identityId}))
-           AND (${afterId}::text IS NULL
-                OR (coalesce(i.display_name, ''), i.identity_id) > (${afterName}::text, ${afterId}::text))
-         ORDER BY sort_name, i.identity_id
-         LIMIT ${limit}::int + 1
-      ), numbered AS (
-        SELECT fetched.*, row_number() OVER (ORDER BY sort_name, identity_id) AS n FROM fetched
-      ), page AS (
-        SELECT * FROM numbered WHERE ${limit}::int IS NULL OR n <= ${limit}::int
-      )
-      SELECT (SELECT string_agg(json_strip_nulls(row_to_json((
-                SELECT f FROM (SELECT ${ENTRY}) AS f
-              )))::text, ',' ORDER BY n) FROM page) AS items,
-             (SELECT count(*)::int FROM numbered) AS fetched,
-             last.sort_name AS "lastName", last.identity_id AS "lastId"
-        FROM (SELECT 1) AS one
-        LEFT JOIN (SELECT sort_name, identity_id FROM page ORDER BY n DESC LIMIT 1) AS last ON true`);
+    const [found] = await this.database.rows(FRIENDS, {
+      tenantId,
+      identityId,
+      afterName,
+      afterId,
+      limit,
+    });
     const items = `[${found.items ?? ''}]`;
     // The sort key of the last friend: its display name ('' when absent), its id.
-    if (limit === null || found.fetched <= limit || found.lastId === null)
+    if (
+      limit === null ||
+      (found.fetched ?? 0) <= limit ||
+      found.lastId === null
+    )
       return { items };
     return {
       items,
@@ -97,24 +248,12 @@ export class FriendsRepository {
     friendId: string,
   ): Promise<boolean | undefined> {
     this.database.readFromPrimary();
-    const [row] = await this.database.query<{
-      added: number;
-      friendExists: boolean;
-    }>(Prisma.sql`
-      WITH friend AS (
-        SELECT identity_id FROM identity
-         WHERE tenant_id = ${tenantId} AND identity_id = ${friendId}
-      ), added AS (
-        INSERT INTO friendship (tenant_id, identity_id, friend_id)
-        SELECT ${tenantId}, pair.a, pair.b
-          FROM (VALUES (${identityId}, ${friendId}), (${friendId}, ${identityId})) AS pair (a, b)
-         WHERE EXISTS (SELECT 1 FROM friend)
-        ON CONFLICT DO NOTHING
-        RETURNING identity_id AS "identityId"
-      ), event AS (${appendEventsOf('added', tenantId, 'updated', ['friends'])})
-      SELECT (SELECT count(*)::int FROM added) AS added,
-             EXISTS (SELECT 1 FROM friend) AS "friendExists"`);
-    return row.friendExists ? row.added > 0 : undefined;
+    const [row] = await this.database.rows(ADD_FRIENDSHIP, {
+      tenantId,
+      identityId,
+      friendId,
+    });
+    return row.friendExists ? (row.added ?? 0) > 0 : undefined;
   }
 
   /**
@@ -128,15 +267,11 @@ export class FriendsRepository {
     friendId: string,
   ): Promise<boolean> {
     this.database.readFromPrimary();
-    const [row] = await this.database.query<{ removed: number }>(Prisma.sql`
-      WITH removed AS (
-        DELETE FROM friendship
-         WHERE tenant_id = ${tenantId}
-           AND ((identity_id = ${identityId} AND friend_id = ${friendId})
-             OR (identity_id = ${friendId} AND friend_id = ${identityId}))
-        RETURNING identity_id AS "identityId"
-      ), event AS (${appendEventsOf('removed', tenantId, 'updated', ['friends'])})
-      SELECT count(*)::int AS removed FROM removed`);
+    const [row] = await this.database.rows(REMOVE_FRIENDSHIP, {
+      tenantId,
+      identityId,
+      friendId,
+    });
     return row.removed > 0;
   }
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { appendEvents, appendEventsOf } from '../events/events.repository';
+import { sql, Updateable } from 'kysely';
+import { builder, rowsIn, statement } from '../database/sql';
+import { appendEvents, eventsOf } from '../events/events.repository';
+import type { Identity } from '../generated/kysely/tables';
 import { Prisma } from '../generated/prisma/client';
 import { isDeepStrictEqual } from 'node:util';
 import {
@@ -135,6 +138,132 @@ const record = (
     properties: row.properties as Record<string, string>,
   }) as IdentityRecord;
 
+interface WriteParams {
+  tenantId: string;
+  identityId: string;
+  version: bigint;
+  /** The new value of each field written, by `set.<field>`. */
+  [change: `set.${string}`]: unknown;
+}
+
+/**
+ * The statement that writes `fields` and their event if the identity is at
+ * the version given, and returns it as written. One statement per set of
+ * fields, built on first use: a PUT of the same fields reuses its plan.
+ */
+const writeAtVersion = (() => {
+  const built = new Map<string, ReturnType<typeof build>>();
+  const build = (fields: (keyof IdentityChanges)[]) =>
+    statement((p: WriteParams) => {
+      const set: Record<string, unknown> = {
+        version: sql`nextval('identity_version_seq')`,
+        updated_at: sql`now()`,
+      };
+      for (const field of fields)
+        set[COLUMN_OF_CHANGE[field]] = JSON_CHANGES.has(field)
+          ? sql`${p[`set.${field}`]}::jsonb`
+          : p[`set.${field}`];
+      return builder
+        .with('updated', (db) =>
+          db
+            .updateTable('identity as i')
+            // Columns named by COLUMN_OF_CHANGE, which the identity's fields define.
+            .set(set as Updateable<Identity>)
+            .where('i.tenant_id', '=', p.tenantId)
+            .where('i.identity_id', '=', p.identityId)
+            .where('i.version', '=', p.version)
+            .returning(IDENTITY_SELECTION),
+        )
+        .with('event', () =>
+          eventsOf(
+            'updated',
+            p.tenantId,
+            'updated',
+            fields.filter((field) => field !== 'scimAttributes'),
+          ),
+        )
+        .selectFrom('updated')
+        .selectAll();
+    });
+  return (fields: (keyof IdentityChanges)[]) => {
+    const key = fields.join();
+    let found = built.get(key);
+    if (!found) {
+      // The fields a PUT or a directory writes are few combinations; a
+      // bound keeps a caller that writes ever new ones from growing it.
+      if (built.size >= 256) built.clear();
+      built.set(key, (found = build(fields)));
+    }
+    return found;
+  };
+})();
+
+/** The identity, locked for the transaction, with the next version number. */
+const LOCK_FOR_UPDATE = statement(
+  (p: { tenantId: string; identityId: string }) =>
+    builder
+      .selectFrom('identity as i')
+      .select([
+        ...IDENTITY_SELECTION,
+        'i.scim_attributes as scimAttributes',
+        sql<bigint>`nextval('identity_version_seq')`.as('nextVersion'),
+      ])
+      .where('i.tenant_id', '=', p.tenantId)
+      .where('i.identity_id', '=', p.identityId)
+      .forUpdate(),
+);
+
+interface MergeParams {
+  tenantId: string;
+  intoId: string;
+  fromId: string;
+}
+
+/** The two identities of a merge, locked in the order of their ids. */
+const LOCK_MERGED = statement((p: MergeParams) =>
+  builder
+    .selectFrom('identity')
+    .select(['identity_id as identityId', 'old_identity_ids as oldIdentityIds'])
+    .where('tenant_id', '=', p.tenantId)
+    .where((eb) =>
+      eb.or([
+        eb('identity_id', '=', p.intoId),
+        eb('identity_id', '=', p.fromId),
+      ]),
+    )
+    .orderBy('identity_id')
+    .forUpdate(),
+);
+
+/** Providers of one account per identity where both identities of a merge have one. */
+const MERGE_CLASHES = statement((p: MergeParams) =>
+  builder
+    .selectFrom('account as b')
+    .innerJoin('account_provider as p', (join) =>
+      join
+        .onRef('p.tenant_id', '=', 'b.tenant_id')
+        .onRef('p.account_provider_id', '=', 'b.account_provider_id'),
+    )
+    .innerJoin('account as a', (join) =>
+      join
+        .onRef('a.tenant_id', '=', 'b.tenant_id')
+        .onRef('a.account_provider_id', '=', 'b.account_provider_id'),
+    )
+    .select('b.account_provider_id as providerId')
+    .distinct()
+    .where('b.tenant_id', '=', p.tenantId)
+    .where('b.identity_id', '=', p.fromId)
+    .where('a.identity_id', '=', p.intoId)
+    .where('p.allows_multiple_accounts', '=', false)
+    .orderBy('providerId'),
+);
+
+const NEXT_VERSION = statement(() =>
+  builder.selectNoFrom(
+    sql<bigint>`nextval('identity_version_seq')`.as('version'),
+  ),
+);
+
 export type UpdateOutcome =
   | { outcome: 'missing' }
   | { outcome: 'stale' }
@@ -201,24 +330,13 @@ export class IdentityRepository {
     version: bigint,
     changes: IdentityChanges,
   ): Promise<IdentityRecord | undefined> {
-    const assignments = Object.entries(changes).map(
-      ([field, value]) =>
-        Prisma.sql`${Prisma.raw(COLUMN_OF_CHANGE[field as keyof IdentityChanges])} = ${
-          JSON_CHANGES.has(field)
-            ? Prisma.sql`${JSON.stringify(value)}::jsonb`
-            : (value as unknown)
-        }`,
-    );
-    const [row] = await this.database.query<IdentityRecord>(Prisma.sql`
-      WITH updated AS (
-        UPDATE identity AS i
-           SET ${Prisma.join(assignments)},
-               version = nextval('identity_version_seq'), updated_at = now()
-         WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}
-           AND i.version = ${version}
-        RETURNING ${IDENTITY_RECORD_COLUMNS}
-      ), event AS (${appendEventsOf('updated', tenantId, 'updated', changedFields(changes))})
-      SELECT * FROM updated`);
+    const fields = Object.keys(changes) as (keyof IdentityChanges)[];
+    const values: WriteParams = { tenantId, identityId, version };
+    for (const field of fields)
+      values[`set.${field}`] = JSON_CHANGES.has(field)
+        ? JSON.stringify(changes[field])
+        : changes[field];
+    const [row] = await this.database.rows(writeAtVersion(fields), values);
     return row;
   }
 
@@ -239,14 +357,10 @@ export class IdentityRepository {
     ) => IdentityChanges | 'unchanged' | 'stale',
   ): Promise<UpdateOutcome> {
     return this.database.prisma.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<
-        (IdentityRecord & IdentityExtras & { nextVersion: bigint })[]
-      >`
-        SELECT ${IDENTITY_RECORD_COLUMNS}, i.scim_attributes AS "scimAttributes",
-               nextval('identity_version_seq') AS "nextVersion"
-          FROM identity i
-         WHERE i.tenant_id = ${tenantId} AND i.identity_id = ${identityId}
-           FOR UPDATE`;
+      const [locked] = await rowsIn(tx, LOCK_FOR_UPDATE, {
+        tenantId,
+        identityId,
+      });
       if (!locked) return { outcome: 'missing' } as const;
       const { nextVersion, scimAttributes, ...current } = locked;
       const changes = plan(current, { scimAttributes });
@@ -344,26 +458,18 @@ export class IdentityRepository {
     fromId: string,
   ): Promise<IdentityRecord> {
     return this.database.prisma.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<
-        { identityId: string; oldIdentityIds: string[] }[]
-      >`
-        SELECT identity_id AS "identityId", old_identity_ids AS "oldIdentityIds" FROM identity
-         WHERE tenant_id = ${tenantId} AND identity_id IN (${intoId}, ${fromId})
-         ORDER BY identity_id FOR UPDATE`;
+      const rows = await rowsIn(tx, LOCK_MERGED, { tenantId, intoId, fromId });
       const into = rows.find((r) => r.identityId === intoId);
       const from = rows.find((r) => r.identityId === fromId);
       if (!into || !from)
         throw new MergeConflict(
           `No identity "${into ? fromId : intoId}" in tenant "${tenantId}".`,
         );
-      const clashes = await tx.$queryRaw<{ providerId: string }[]>`
-        SELECT DISTINCT b.account_provider_id AS "providerId"
-          FROM account b
-          JOIN account_provider p ON p.tenant_id = b.tenant_id AND p.account_provider_id = b.account_provider_id
-          JOIN account a ON a.tenant_id = b.tenant_id AND a.account_provider_id = b.account_provider_id
-         WHERE b.tenant_id = ${tenantId} AND b.identity_id = ${fromId} AND a.identity_id = ${intoId}
-           AND NOT p.allows_multiple_accounts
-         ORDER BY 1`;
+      const clashes = await rowsIn(tx, MERGE_CLASHES, {
+        tenantId,
+        intoId,
+        fromId,
+      });
       if (clashes.length)
         throw new MergeConflict(
           `Both identities have an account at ${clashes.map((c) => `"${c.providerId}"`).join(', ')}, which allow${clashes.length > 1 ? '' : 's'} one account per identity; remove one of them first.`,
@@ -386,9 +492,7 @@ export class IdentityRepository {
       const oldIdentityIds = [
         ...new Set([...into.oldIdentityIds, fromId, ...from.oldIdentityIds]),
       ];
-      const [{ version }] = await tx.$queryRaw<
-        { version: bigint }[]
-      >`SELECT nextval('identity_version_seq') AS version`;
+      const [{ version }] = await rowsIn(tx, NEXT_VERSION, {});
       const merged = await tx.identity.update({
         where: { tenantId_identityId: { tenantId, identityId: intoId } },
         data: { oldIdentityIds, version, updatedAt: new Date() },
