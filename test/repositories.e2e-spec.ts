@@ -89,7 +89,10 @@ describe('repositories', () => {
         LEFT JOIN token t ON t.tenant_id = i.tenant_id AND t.identity_id = i.identity_id
        WHERE i.tenant_id = ${'example'}
        ORDER BY i.identity_id, e.id, t.token_hash`;
-    const direct = await t.database.query<Record<string, unknown>>(sql);
+    const direct = await t.database.rows(
+      { text: sql.text, values: () => sql.values },
+      {},
+    );
     expect(direct.length).toBeGreaterThan(3);
     expect(direct).toStrictEqual(await t.database.prisma.$queryRaw(sql));
   });

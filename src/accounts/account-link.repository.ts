@@ -89,8 +89,10 @@ const CLAIM_ATTEMPT = statement((p: { state: string }) =>
           sql<boolean>`false`.as('live'),
         ])
         .where('state', '=', p.state)
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('taken').select(sql.lit(1).as('one')))),
+        .where((eb) =>
+          eb.not(
+            eb.exists(eb.selectFrom('taken').select(sql.lit(1).as('one'))),
+          ),
         ),
     ),
 );

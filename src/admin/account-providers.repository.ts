@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { builder, rowsIn, statement } from '../database/sql';
 import { Prisma } from '../generated/prisma/client';
 import { appendAdminEvent, appendEvents } from '../events/events.repository';
 import type { LinkRow, ProviderRow } from '../tenants/tenant-data';
@@ -39,6 +40,33 @@ const described = ({ position: _p, ...row }: ProviderRow) => row;
  * A tenant's account providers, changed one at a time, each change with its
  * audit log entry in one transaction, after the tenant's settings lock.
  */
+/** A provider of the tenant, its row locked for the transaction. */
+const LOCK_PROVIDER = statement((p: { tenantId: string; id: string }) =>
+  builder
+    .selectFrom('account_provider')
+    .select([
+      'account_provider_id as accountProviderId',
+      'position',
+      'display_name as displayName',
+      'provider_image_url as providerImageUrl',
+      'sign_in_url as signInUrl',
+      'allows_multiple_accounts as allowsMultipleAccounts',
+      'link',
+    ])
+    .where('tenant_id', '=', p.tenantId)
+    .where('account_provider_id', '=', p.id)
+    .forUpdate(),
+);
+
+/** Removes the accounts at a provider; the identities that had one. */
+const REMOVE_ACCOUNTS = statement((p: { tenantId: string; id: string }) =>
+  builder
+    .deleteFrom('account')
+    .where('tenant_id', '=', p.tenantId)
+    .where('account_provider_id', '=', p.id)
+    .returning('identity_id as identityId'),
+);
+
 @Injectable()
 export class AccountProvidersRepository {
   constructor(private readonly database: Database) {}
@@ -182,9 +210,10 @@ export class AccountProvidersRepository {
         return { refused: 'issuers', issuers: issuers.map((i) => i.issuer) };
       let removedAccounts = 0;
       if (withAccounts) {
-        const removed = await tx.$queryRaw<{ identityId: string }[]>`
-          DELETE FROM account WHERE tenant_id = ${tenantId} AND account_provider_id = ${id}
-          RETURNING identity_id AS "identityId"`;
+        const removed = await rowsIn(tx, REMOVE_ACCOUNTS, {
+          tenantId,
+          id,
+        });
         removedAccounts = removed.length;
         await appendEvents(
           tx,
@@ -223,14 +252,8 @@ export class AccountProvidersRepository {
     tenantId: string,
     id: string,
   ): Promise<ProviderRow | null> {
-    const [row] = await tx.$queryRaw<ProviderRow[]>(Prisma.sql`
-      SELECT account_provider_id AS "accountProviderId", position,
-             display_name AS "displayName", provider_image_url AS "providerImageUrl",
-             sign_in_url AS "signInUrl", allows_multiple_accounts AS "allowsMultipleAccounts",
-             link
-        FROM account_provider
-       WHERE tenant_id = ${tenantId} AND account_provider_id = ${id}
-         FOR UPDATE`);
-    return row ?? null;
+    const [row] = await rowsIn(tx, LOCK_PROVIDER, { tenantId, id });
+    // The link settings were validated when they were written.
+    return row ? { ...row, link: row.link as LinkRow | null } : null;
   }
 }

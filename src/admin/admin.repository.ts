@@ -1,14 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { builder, rowsIn, statement, StatementRow } from '../database/sql';
 import { appendAdminEvent } from '../events/events.repository';
 
 /** A tenant's settings as the admin API shows them. */
-export interface TenantSettings {
-  id: string;
-  name: string;
-  adminRoles: string[];
-  linkReturnUrls: string[];
-}
+/** The tenant's settings, its row locked for the transaction. */
+const LOCK_SETTINGS = statement((p: { tenantId: string }) =>
+  builder
+    .selectFrom('tenant')
+    .select([
+      'id',
+      'name',
+      'admin_roles as adminRoles',
+      'link_return_urls as linkReturnUrls',
+    ])
+    .where('id', '=', p.tenantId)
+    .forUpdate(),
+);
+
+export type TenantSettings = StatementRow<typeof LOCK_SETTINGS>;
 
 export type SettingsChanges = Partial<Omit<TenantSettings, 'id'>>;
 
@@ -41,10 +51,7 @@ export class AdminRepository {
     actor: string,
   ): Promise<TenantSettings | 'stale' | null> {
     return this.database.prisma.$transaction(async (tx) => {
-      const [current] = await tx.$queryRaw<TenantSettings[]>`
-        SELECT id, name, admin_roles AS "adminRoles",
-               link_return_urls AS "linkReturnUrls" FROM tenant
-         WHERE id = ${tenantId} FOR UPDATE`;
+      const [current] = await rowsIn(tx, LOCK_SETTINGS, { tenantId });
       if (!current) return null;
       const changes = plan(current);
       if (changes === 'stale') return 'stale';

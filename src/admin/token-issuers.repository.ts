@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { builder, rowsIn, statement } from '../database/sql';
 import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
-import { Prisma } from '../generated/prisma/client';
 import { appendAdminEvent } from '../events/events.repository';
 import type { IssuerRow } from '../tenants/tenant-data';
 
@@ -36,6 +36,29 @@ const described = ({ position: _p, ...row }: IssuerRow) => row;
  * The verifiers of every instance read them again within their cache's
  * time (JwtVerifier), so a change reaches every instance in seconds.
  */
+/** A token issuer of the tenant, its row locked for the transaction. */
+const LOCK_ISSUER = statement((p: { tenantId: string; issuer: string }) =>
+  builder
+    .selectFrom('token_issuer')
+    .select([
+      'issuer',
+      'position',
+      'jwks_uri as jwksUri',
+      'audiences',
+      'algorithms',
+      'identity_claim as identityClaim',
+      'identity_match as identityMatch',
+      'account_claim as accountClaim',
+      'app_id_claims as appIdClaims',
+      'scope_claim as scopeClaim',
+      'provisioning',
+      'account_provider_id as accountProvider',
+    ])
+    .where('tenant_id', '=', p.tenantId)
+    .where('issuer', '=', p.issuer)
+    .forUpdate(),
+);
+
 @Injectable()
 export class TokenIssuersRepository {
   constructor(private readonly database: Database) {}
@@ -180,15 +203,10 @@ export class TokenIssuersRepository {
     tenantId: string,
     issuer: string,
   ): Promise<IssuerRow | null> {
-    const [row] = await tx.$queryRaw<IssuerRow[]>(Prisma.sql`
-      SELECT issuer, position, jwks_uri AS "jwksUri", audiences, algorithms,
-             identity_claim AS "identityClaim", identity_match AS "identityMatch",
-             account_claim AS "accountClaim", app_id_claims AS "appIdClaims",
-             scope_claim AS "scopeClaim", provisioning,
-             account_provider_id AS "accountProvider"
-        FROM token_issuer
-       WHERE tenant_id = ${tenantId} AND issuer = ${issuer}
-         FOR UPDATE`);
+    const [row]: (IssuerRow | undefined)[] = await rowsIn(tx, LOCK_ISSUER, {
+      tenantId,
+      issuer,
+    });
     return row ?? null;
   }
 }

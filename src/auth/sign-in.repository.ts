@@ -9,7 +9,6 @@ import { sql } from 'kysely';
 import { builder, compiled, rowsIn, statement } from '../database/sql';
 import { eventsOf } from '../events/events.repository';
 import type { Identity } from '../generated/kysely/tables';
-import { Prisma } from '../generated/prisma/client';
 import { FIELD_NAMES, IDENTITY_FIELDS } from '../identity/identity-fields';
 import {
   IDENTITY_COLUMN,
@@ -118,23 +117,15 @@ export class SignInRepository {
       match === 'userName' || match === 'verifiedEmail'
         ? subject.toLowerCase()
         : subject;
-    const taken = {
-      externalId: Prisma.sql`SELECT 1 FROM identity
-         WHERE tenant_id = ${tenantId} AND external_id = ${subject}`,
-      userName: Prisma.sql`SELECT 1 FROM identity
-         WHERE tenant_id = ${tenantId} AND lower(user_name) = lower(${subject})`,
-      verifiedEmail: Prisma.sql`SELECT 1 FROM identity
-         WHERE tenant_id = ${tenantId} AND lower(email_address) = lower(${subject})
-           AND email_address_verified`,
-      account: Prisma.sql`SELECT 1 FROM account
-         WHERE tenant_id = ${tenantId} AND account_provider_id = ${provider}
-           AND issued_user_id = ${subject}`,
-    }[match];
     try {
       return await this.database.prisma.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(${JIT_LOCK}::int,
           hashtext(${[tenantId, match, provider ?? '', normalized].join(' ')}))::text`;
-        const [exists] = await tx.$queryRaw<unknown[]>(taken);
+        const [exists] = await rowsIn(tx, KEY_TAKEN[match], {
+          tenantId,
+          subject,
+          provider,
+        });
         if (exists) return false;
         const created = await rowsIn(
           tx,
@@ -187,6 +178,46 @@ export class SignInRepository {
   }
 }
 
+interface KeyParams {
+  tenantId: string;
+  subject: string;
+  provider: string | null;
+}
+
+/** Whether an identity (or an account) of the tenant has the key, by each kind of key. */
+const KEY_TAKEN = {
+  externalId: statement((p: KeyParams) =>
+    builder
+      .selectFrom('identity')
+      .select(sql.lit(1).as('one'))
+      .where('tenant_id', '=', p.tenantId)
+      .where('external_id', '=', p.subject),
+  ),
+  userName: statement((p: KeyParams) =>
+    builder
+      .selectFrom('identity')
+      .select(sql.lit(1).as('one'))
+      .where('tenant_id', '=', p.tenantId)
+      .where(sql<boolean>`lower(user_name) = lower(${p.subject})`),
+  ),
+  verifiedEmail: statement((p: KeyParams) =>
+    builder
+      .selectFrom('identity')
+      .select(sql.lit(1).as('one'))
+      .where('tenant_id', '=', p.tenantId)
+      .where(sql<boolean>`lower(email_address) = lower(${p.subject})`)
+      .where('email_address_verified', '=', true),
+  ),
+  account: statement((p: KeyParams) =>
+    builder
+      .selectFrom('account')
+      .select(sql.lit(1).as('one'))
+      .where('tenant_id', '=', p.tenantId)
+      .where('account_provider_id', '=', p.provider)
+      .where('issued_user_id', '=', p.subject),
+  ),
+};
+
 /** The lock creators of a just-in-time identity by one key take (any constant apart from the others). */
 const JIT_LOCK = 0x1d41;
 
@@ -225,10 +256,11 @@ function createStatement(
               ),
             ),
           ])
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('identity')
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('identity')
                   .select(sql.lit(1).as('one'))
                   .where('tenant_id', '=', tenantId)
                   .where('old_identity_ids', '<>', sql<string[]>`'{}'`)

@@ -2,6 +2,9 @@
 // accepts, and how a token's claims name an identity. The import file,
 // the administration API and the JWT verifier share it.
 
+import type { Selectable } from 'kysely';
+import type { TokenIssuer } from '../generated/kysely/tables';
+
 /**
  * Which key of an identity a token issuer's identity claim carries: its
  * identityId, the externalId a directory gave it, its userName (in any
@@ -16,6 +19,10 @@ export const IDENTITY_MATCHES = [
   'verifiedEmail',
 ] as const;
 export type IdentityMatch = (typeof IDENTITY_MATCHES)[number];
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// The schema types the column with these (prisma/schema.prisma).
+true satisfies Same<Selectable<TokenIssuer>['identity_match'], IdentityMatch>;
 
 export interface IssuerRow {
   issuer: string;

@@ -1,14 +1,18 @@
 import { ColumnTypeEnum } from '@prisma/driver-adapter-utils';
-import { Prisma } from '../generated/prisma/client';
-import { adapterQuery, adapterRows } from './adapter-query';
+import { adapterRows, statementQuery } from './adapter-query';
 
-describe('adapterQuery', () => {
+describe('statementQuery', () => {
   it('numbers the placeholders and types each value as Prisma does', () => {
     const when = new Date('2026-01-02T03:04:05.678Z');
     expect(
-      adapterQuery(
-        Prisma.sql`SELECT ${'a'}, ${1n}, ${2}, ${when}, ${['x', 'y']}, ${null}`,
-      ),
+      statementQuery('SELECT $1, $2, $3, $4, $5, $6', [
+        'a',
+        1n,
+        2,
+        when,
+        ['x', 'y'],
+        null,
+      ]),
     ).toStrictEqual({
       sql: 'SELECT $1, $2, $3, $4, $5, $6',
       args: ['a', 1n, 2, when, ['x', 'y'], null],

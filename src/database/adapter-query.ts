@@ -5,18 +5,12 @@ import {
   SqlQuery,
   SqlResultSet,
 } from '@prisma/driver-adapter-utils';
-import type { Prisma } from '../generated/prisma/client';
 
 /**
- * A tagged SQL statement (`Prisma.sql`) as the driver adapter takes it:
- * numbered placeholders and, for each value, the type the adapter needs to
+ * A statement's text (numbered placeholders) and its parameters' values
+ * as the driver adapter takes them: for each value, the type the adapter needs to
  * send it as Prisma's own raw queries do (a Date as UTC, an array as a list).
  */
-export function adapterQuery(sql: Prisma.Sql): SqlQuery {
-  return statementQuery(sql.text, sql.values);
-}
-
-/** A statement's text and its parameters' values, as the driver adapter takes them. */
 export function statementQuery(text: string, values: unknown[]): SqlQuery {
   return { sql: text, args: values, argTypes: values.map(argType) };
 }

@@ -107,10 +107,14 @@ export function exists<DB, TB extends keyof DB>(
  * src/scim/scim-filter.ts) inside a built query, its values still parameters.
  */
 export function condition(fragment: Prisma.Sql): RawBuilder<boolean> {
-  const strings = Object.assign([...fragment.strings], {
-    raw: fragment.strings,
-  });
-  return sql<boolean>(strings, ...fragment.values);
+  // In parentheses: the builder puts a raw condition beside others as it is.
+  const strings = [...fragment.strings];
+  strings[0] = `(${strings[0]}`;
+  strings[strings.length - 1] += ')';
+  return sql<boolean>(
+    Object.assign(strings, { raw: strings }),
+    ...fragment.values,
+  );
 }
 
 /** A transaction of the Prisma client, as far as running a statement in it goes. */

@@ -110,32 +110,13 @@ export async function appendEvents(
 }
 
 /**
- * appendEvents as part of a single statement: a query that inserts an event
- * for each row of `source` (a CTE of the same statement with an
- * "identityId" column). The tenant's event lock is taken per source row,
- * so after the write that produced the row (and its row lock), as the last
- * lock of every transaction; a statement on its own commits right after it
- * and holds the lock for no round trip.
- */
-export function appendEventsOf(
-  source: string,
-  tenantId: string,
-  type: EventType,
-  fields: string[],
-): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO identity_event (tenant_id, identity_id, type, fields)
-    SELECT ${tenantId}, s."identityId", ${type}, ${fields}::text[]
-      FROM ${Prisma.raw(`"${source}"`)} AS s
-     CROSS JOIN LATERAL (
-       SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK}::int, hashtext(${tenantId}))
-        WHERE s."identityId" IS NOT NULL) AS ordered`;
-}
-
-/**
- * appendEventsOf for the statement builder (src/database/sql.ts): a CTE
- * `.with('event', () => eventsOf('source', …))` after the CTE `source` that
- * yields "identityId".
+ * appendEvents as part of a single statement (src/database/sql.ts): a CTE
+ * `.with('event', () => eventsOf('source', …))` that inserts an event for
+ * each row of `source` (a CTE of the same statement with an "identityId"
+ * column). The tenant's event lock is taken per source row, so after the
+ * write that produced the row (and its row lock), as the last lock of
+ * every transaction; a statement on its own commits right after it and
+ * holds the lock for no round trip.
  */
 export function eventsOf(
   source: string,

@@ -59,8 +59,8 @@ const FRIENDS = statement((p: FriendsParams) =>
             .where('f.identity_id', '=', p.identityId)}))`,
         )
         .where(
-          sql<boolean>`${p.afterId}::text IS NULL
-            OR (coalesce(i.display_name, ''), i.identity_id) > (${p.afterName}::text, ${p.afterId}::text)`,
+          sql<boolean>`(${p.afterId}::text IS NULL
+            OR (coalesce(i.display_name, ''), i.identity_id) > (${p.afterName}::text, ${p.afterId}::text))`,
         )
         .orderBy('sort_name')
         .orderBy('i.identity_id')
@@ -80,7 +80,7 @@ const FRIENDS = statement((p: FriendsParams) =>
       db
         .selectFrom('numbered')
         .selectAll()
-        .where(sql<boolean>`${p.limit}::int IS NULL OR n <= ${p.limit}::int`),
+        .where(sql<boolean>`(${p.limit}::int IS NULL OR n <= ${p.limit}::int)`),
     )
     .selectFrom(builder.selectNoFrom(sql.lit(1).as('x')).as('one'))
     .leftJoin(

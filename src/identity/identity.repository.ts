@@ -15,7 +15,7 @@ import {
 } from './identity-fields';
 import { IdentityRecord } from './identity.record';
 
-/** A raw row's columns from an outer join: each may be null. */
+/** A row's columns from an outer join: each may be null. */
 export type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /** The SQL type of each kind of identity field. */
@@ -46,17 +46,6 @@ export const IDENTITY_COLUMN = {
 
 const IDENTITY_KEYS = Object.keys(IDENTITY_COLUMN) as (keyof IdentityRecord)[];
 
-/**
- * The columns of an IdentityRecord from the table aliased `i`, named as its
- * fields, for raw queries that read an identity together with other facts
- * in one round trip.
- */
-export const IDENTITY_RECORD_COLUMNS = Prisma.raw(
-  IDENTITY_KEYS.map((key) => `i.${IDENTITY_COLUMN[key]} AS "${key}"`).join(
-    ', ',
-  ),
-);
-
 /** The column of an IdentityRecord's key. */
 type ColumnOf<K extends keyof IdentityRecord> = K extends IdentityField
   ? (typeof IDENTITY_FIELDS)[K]['column']
@@ -68,8 +57,10 @@ type IdentitySelection = {
 }[keyof IdentityRecord];
 
 /**
- * IDENTITY_RECORD_COLUMNS for the statement builder (src/database/sql.ts):
- * the row types it infers are the schema's, and identityOf holds them to
+ * The columns of an IdentityRecord from the table aliased `i`, named as its
+ * fields, for statements (src/database/sql.ts) that read an identity
+ * together with other facts in one round trip: the row types the builder
+ * infers for them are the schema's, and identityOf holds them to
  * IdentityRecord.
  */
 export const IDENTITY_SELECTION = IDENTITY_KEYS.map(
@@ -77,8 +68,8 @@ export const IDENTITY_SELECTION = IDENTITY_KEYS.map(
 );
 
 /**
- * The identity in a raw row that selected IDENTITY_RECORD_COLUMNS through an
- * outer join: null when no identity was joined.
+ * The identity in a row that selected IDENTITY_SELECTION through an outer
+ * join: null when no identity was joined.
  */
 export function identityOf(
   row: Nullable<IdentityRecord>,

@@ -1,5 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { builder, rowsIn, statement } from '../database/sql';
+
+/** Prisma's record of the migrations applied: its table, not the schema's. */
+type MigrationsTable = {
+  _prisma_migrations: {
+    migration_name: string;
+    finished_at: Date | null;
+    rolled_back_at: Date | null;
+  };
+};
+
+const APPLIED = statement(() =>
+  builder
+    .withTables<MigrationsTable>()
+    .selectFrom('_prisma_migrations')
+    .select('migration_name as name')
+    .where('finished_at', 'is not', null)
+    .where('rolled_back_at', 'is', null),
+);
 
 @Injectable()
 export class ReadinessRepository {
@@ -7,9 +26,7 @@ export class ReadinessRepository {
 
   /** Names of the migrations the database has applied. */
   async appliedMigrations(): Promise<string[]> {
-    const rows = await this.database.prisma.$queryRaw<{ name: string }[]>`
-      SELECT migration_name AS name FROM "_prisma_migrations"
-       WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+    const rows = await rowsIn(this.database.prisma, APPLIED, {});
     return rows.map((row) => row.name);
   }
 }

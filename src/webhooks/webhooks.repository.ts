@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import type { Transaction } from '../database/tenant-lock';
 import { appendAdminEvent } from '../events/events.repository';
+import { sql } from 'kysely';
+import { builder, rowsIn, statement, StatementRow } from '../database/sql';
 import { Prisma } from '../generated/prisma/client';
 import type { AttemptResult } from './webhook-sender';
 
@@ -27,29 +29,217 @@ const described = (row: WebhookRow) => ({
   enabled: row.enabled,
 });
 
-/** A subscription a worker holds, with what it needs to deliver. */
-export interface ClaimedWebhook {
-  id: string;
-  tenantId: string;
-  url: string;
-  eventTypes: string[];
-  position: bigint;
-  revision: number;
-  secret: string;
-  /** The previous secret while its overlap lasts. */
-  previousSecret: string | null;
-  failedAttempts: number;
-}
+/** An interval of `value` milliseconds. */
+const interval = (value: unknown) =>
+  sql<string>`(${value} * interval '1 millisecond')`;
+
+/** The previous secret while its overlap lasts. */
+const PREVIOUS_SECRET = sql<
+  string | null
+>`CASE WHEN previous_secret_until > now() THEN previous_secret END`;
+
+/**
+ * How many wanted events wait for each subscription (all, or `one`), and
+ * since when, counted up to `cap`; see backlogs.
+ */
+const backlogs = (one: boolean) =>
+  statement((p: { tenantId: string; id: string; cap: number }) =>
+    builder
+      .selectFrom('webhook as w')
+      .crossJoinLateral((eb) =>
+        eb
+          .selectFrom(
+            builder
+              .selectFrom('identity_event as e')
+              .select('e.occurred_at')
+              .where('e.tenant_id', '=', sql.ref<string>('w.tenant_id'))
+              .where('e.id', '>', sql.ref<bigint>('w.position'))
+              .where(
+                sql<boolean>`('*' = ANY(w.event_types) OR ('identity.' || e.type) = ANY(w.event_types))`,
+              )
+              .orderBy('e.id')
+              .limit(p.cap)
+              .as('x'),
+          )
+          .select((eb) => [
+            sql<bigint>`count(*)::bigint`.as('backlog'),
+            eb.fn.min('x.occurred_at').as('oldestUndelivered'),
+          ])
+          .as('b'),
+      )
+      .select([
+        'w.id',
+        'w.tenant_id as tenantId',
+        'w.status',
+        'w.last_delivered_at as lastDeliveredAt',
+        'b.backlog',
+        'b.oldestUndelivered',
+      ])
+      .$if(one, (q) =>
+        q.where('w.tenant_id', '=', p.tenantId).where('w.id', '=', p.id),
+      )
+      .orderBy('w.id'),
+  );
+const BACKLOGS = { all: backlogs(false), one: backlogs(true) };
 
 /** The live figures of a subscription's delivery. */
-export interface Backlog {
+export type Backlog = StatementRow<typeof BACKLOGS.all>;
+
+/**
+ * Leases up to `limit` subscriptions due for delivery that have events
+ * after their position and no live lease; see claim.
+ */
+const CLAIM = statement(
+  (p: { owner: string; leaseMs: number; limit: number }) =>
+    builder
+      .updateTable('webhook as w')
+      .set({
+        lease_owner: p.owner,
+        lease_until: sql<Date>`now() + ${interval(p.leaseMs)}`,
+      })
+      .where('w.id', 'in', (eb) =>
+        eb
+          .selectFrom('webhook as c')
+          .select('c.id')
+          .where('c.status', 'in', ['active', 'retrying'])
+          .where('c.next_attempt_at', '<=', sql<Date>`now()`)
+          .where((eb) =>
+            eb.or([
+              eb('c.lease_until', 'is', null),
+              eb('c.lease_until', '<', sql<Date>`now()`),
+            ]),
+          )
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('identity_event as e')
+                .select(sql.lit(1).as('one'))
+                .whereRef('e.tenant_id', '=', 'c.tenant_id')
+                .whereRef('e.id', '>', 'c.position'),
+            ),
+          )
+          .orderBy('c.next_attempt_at')
+          .limit(p.limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning([
+        'w.id',
+        'w.tenant_id as tenantId',
+        'w.url',
+        'w.event_types as eventTypes',
+        'w.position',
+        'w.revision',
+        'w.secret',
+        PREVIOUS_SECRET.as('previousSecret'),
+        'w.failed_attempts as failedAttempts',
+      ]),
+);
+
+/** A subscription a worker holds, with what it needs to deliver. */
+export type ClaimedWebhook = StatementRow<typeof CLAIM>;
+
+interface ProgressParams {
   id: string;
-  tenantId: string;
-  status: string;
-  lastDeliveredAt: Date | null;
-  backlog: bigint;
-  oldestUndelivered: Date | null;
+  owner: string;
+  revision: number;
+  position: bigint;
+  leaseMs: number;
+  delivered: boolean;
+  last: bigint | null;
+  eventIds: string[];
+  durations: number[];
+  statuses: (number | null)[];
+  errors: (string | null)[];
 }
+
+/** Moves the position, logs the attempts, renews the lease; see progressed. */
+const PROGRESSED = statement((p: ProgressParams) =>
+  builder
+    .with('moved', (db) =>
+      db
+        .updateTable('webhook')
+        .set({
+          position: p.position,
+          lease_until: sql<Date>`now() + ${interval(p.leaseMs)}`,
+          last_delivered_at: sql<Date | null>`CASE WHEN ${p.delivered} THEN now() ELSE last_delivered_at END`,
+          last_delivered_event_id: sql<
+            bigint | null
+          >`COALESCE(${p.last}::bigint, last_delivered_event_id)`,
+          failed_attempts: sql<number>`CASE WHEN ${p.delivered} THEN 0 ELSE failed_attempts END`,
+          failing_since: sql<Date | null>`CASE WHEN ${p.delivered} THEN NULL ELSE failing_since END`,
+          status: sql<string>`CASE WHEN ${p.delivered} THEN 'active' ELSE status END`,
+        })
+        .where('id', '=', p.id)
+        .where('lease_owner', '=', p.owner)
+        .where('revision', '=', p.revision)
+        .returning(['id', 'secret', PREVIOUS_SECRET.as('previousSecret')]),
+    )
+    .with('logged', (db) =>
+      db
+        .insertInto('webhook_attempt')
+        .columns(['webhook_id', 'event_id', 'duration_ms', 'status', 'error'])
+        .expression(
+          db
+            .selectFrom([
+              'moved',
+              sql<{
+                event_id: bigint;
+                duration_ms: number;
+                status: number | null;
+                error: string | null;
+              }>`unnest(${p.eventIds}::bigint[], ${p.durations}::int[],
+                        ${p.statuses}::int[], ${p.errors}::text[])`.as<'a'>(
+                sql`a(event_id, duration_ms, status, error)`,
+              ),
+            ])
+            .select([
+              'moved.id as webhook_id',
+              'a.event_id',
+              'a.duration_ms',
+              'a.status',
+              'a.error',
+            ]),
+        ),
+    )
+    .selectFrom('moved')
+    .select(['secret', 'previousSecret']),
+);
+
+interface FailedParams {
+  id: string;
+  owner: string;
+  revision: number;
+  error: string;
+  delayMs: number;
+  retryMs: number;
+  gone: boolean;
+}
+
+/** Records a failed attempt and ends the lease; see failed. */
+const FAILED = statement((p: FailedParams) =>
+  builder
+    .updateTable('webhook')
+    .set({
+      failed_attempts: sql<number>`failed_attempts + 1`,
+      failing_since: sql<Date>`COALESCE(failing_since, now())`,
+      next_attempt_at: sql<Date>`now() + ${interval(p.delayMs)}`,
+      last_error_at: sql<Date>`now()`,
+      last_error: p.error,
+      status: sql<string>`CASE
+        WHEN ${p.gone} THEN 'disabled'
+        WHEN COALESCE(failing_since, now()) <= now() - ${interval(p.retryMs)}
+          THEN 'failing'
+        ELSE 'retrying' END`,
+      enabled: sql<boolean>`enabled AND NOT ${p.gone}`,
+      lease_owner: null,
+      lease_until: null,
+    })
+    .where('id', '=', p.id)
+    .where('lease_owner', '=', p.owner)
+    .where('revision', '=', p.revision)
+    .returning('status'),
+);
 
 /** A change log event with the version it gave its identity. */
 export type DeliverableEvent = Prisma.IdentityEventGetPayload<object>;
@@ -206,20 +396,11 @@ export class WebhooksRepository {
     only?: { tenantId: string; id: string },
     cap = 1_000_000,
   ): Promise<Backlog[]> {
-    return this.database.prisma.$queryRaw<Backlog[]>`
-      SELECT w.id, w.tenant_id AS "tenantId", w.status,
-             w.last_delivered_at AS "lastDeliveredAt",
-             b.backlog, b."oldestUndelivered"
-        FROM webhook w
-       CROSS JOIN LATERAL (
-         SELECT count(*)::bigint AS backlog, min(x.occurred_at) AS "oldestUndelivered"
-           FROM (SELECT e.occurred_at FROM identity_event e
-                  WHERE e.tenant_id = w.tenant_id AND e.id > w.position
-                    AND ('*' = ANY(w.event_types)
-                         OR ('identity.' || e.type) = ANY(w.event_types))
-                  ORDER BY e.id LIMIT ${cap}) AS x) AS b
-       WHERE ${only ? Prisma.sql`w.tenant_id = ${only.tenantId} AND w.id = ${only.id}` : Prisma.sql`TRUE`}
-       ORDER BY w.id`;
+    return rowsIn(this.database.prisma, only ? BACKLOGS.one : BACKLOGS.all, {
+      tenantId: only?.tenantId ?? '',
+      id: only?.id ?? '',
+      cap,
+    });
   }
 
   /** The delivery log, newest first, before attempt `beforeId`. */
@@ -243,23 +424,7 @@ export class WebhooksRepository {
    * runs out.
    */
   claim(owner: string, leaseMs: number, limit: number) {
-    return this.database.prisma.$queryRaw<ClaimedWebhook[]>`
-      UPDATE webhook AS w
-         SET lease_owner = ${owner}, lease_until = now() + ${ms(leaseMs)}
-       WHERE w.id IN (
-         SELECT c.id FROM webhook c
-          WHERE c.status IN ('active', 'retrying') AND c.next_attempt_at <= now()
-            AND (c.lease_until IS NULL OR c.lease_until < now())
-            AND EXISTS (SELECT 1 FROM identity_event e
-                         WHERE e.tenant_id = c.tenant_id AND e.id > c.position)
-          ORDER BY c.next_attempt_at
-          LIMIT ${limit}
-          FOR UPDATE SKIP LOCKED)
-      RETURNING w.id, w.tenant_id AS "tenantId", w.url, w.event_types AS "eventTypes",
-                w.position, w.revision, w.secret,
-                CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END
-                  AS "previousSecret",
-                w.failed_attempts AS "failedAttempts"`;
+    return rowsIn(this.database.prisma, CLAIM, { owner, leaseMs, limit });
   }
 
   /** Up to `limit` events of the tenant after `position`, in order. */
@@ -295,33 +460,19 @@ export class WebhooksRepository {
       (max, a) => (max === null || a.eventId > max ? a.eventId : max),
       null,
     );
-    const [row] = await this.database.prisma.$queryRaw<
-      Pick<ClaimedWebhook, 'secret' | 'previousSecret'>[]
-    >`
-      WITH moved AS (
-        UPDATE webhook
-           SET position = ${position}, lease_until = now() + ${ms(leaseMs)},
-               last_delivered_at = CASE WHEN ${delivered} THEN now() ELSE last_delivered_at END,
-               last_delivered_event_id = COALESCE(${last}::bigint, last_delivered_event_id),
-               failed_attempts = CASE WHEN ${delivered} THEN 0 ELSE failed_attempts END,
-               failing_since = CASE WHEN ${delivered} THEN NULL ELSE failing_since END,
-               status = CASE WHEN ${delivered} THEN 'active' ELSE status END
-         WHERE id = ${claim.id} AND lease_owner = ${owner}
-           AND revision = ${claim.revision}
-        RETURNING id, secret,
-                  CASE WHEN previous_secret_until > now() THEN previous_secret END
-                    AS "previousSecret"
-      ), logged AS (
-        INSERT INTO webhook_attempt (webhook_id, event_id, duration_ms, status, error)
-        SELECT moved.id, a.event_id, a.duration_ms, a.status, a.error
-          FROM moved,
-               unnest(${attempts.map((a) => String(a.eventId))}::bigint[],
-                      ${attempts.map((a) => a.attempt.durationMs)}::int[],
-                      ${attempts.map((a) => a.attempt.status ?? null)}::int[],
-                      ${attempts.map((a) => a.attempt.error ?? null)}::text[])
-                 AS a(event_id, duration_ms, status, error)
-      )
-      SELECT secret, "previousSecret" FROM moved`;
+    const [row] = await rowsIn(this.database.prisma, PROGRESSED, {
+      id: claim.id,
+      owner,
+      revision: claim.revision,
+      position,
+      leaseMs,
+      delivered,
+      last,
+      eventIds: attempts.map((a) => String(a.eventId)),
+      durations: attempts.map((a) => a.attempt.durationMs),
+      statuses: attempts.map((a) => a.attempt.status ?? null),
+      errors: attempts.map((a) => a.attempt.error ?? null),
+    });
     return row;
   }
 
@@ -339,22 +490,15 @@ export class WebhooksRepository {
     retrySeconds: number,
     gone: boolean,
   ): Promise<string | undefined> {
-    const [row] = await this.database.prisma.$queryRaw<{ status: string }[]>`
-        UPDATE webhook
-           SET failed_attempts = failed_attempts + 1,
-               failing_since = COALESCE(failing_since, now()),
-               next_attempt_at = now() + ${ms(delayMs)},
-               last_error_at = now(), last_error = ${attempt.error ?? 'failed'},
-               status = CASE
-                 WHEN ${gone} THEN 'disabled'
-                 WHEN COALESCE(failing_since, now()) <= now() - ${ms(retrySeconds * 1000)}
-                   THEN 'failing'
-                 ELSE 'retrying' END,
-               enabled = enabled AND NOT ${gone},
-               lease_owner = NULL, lease_until = NULL
-         WHERE id = ${claim.id} AND lease_owner = ${owner}
-           AND revision = ${claim.revision}
-        RETURNING status`;
+    const [row] = await rowsIn(this.database.prisma, FAILED, {
+      id: claim.id,
+      owner,
+      revision: claim.revision,
+      error: attempt.error ?? 'failed',
+      delayMs,
+      retryMs: retrySeconds * 1000,
+      gone,
+    });
     return row?.status;
   }
 

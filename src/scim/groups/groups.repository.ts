@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database';
-import { appendEventsOf } from '../../events/events.repository';
+import { eventsOf } from '../../events/events.repository';
 import { sql } from 'kysely';
 import {
   builder,
+  compiled,
   condition,
   RowOf,
+  rowsIn,
   statement,
   StatementRow,
 } from '../../database/sql';
@@ -15,20 +17,21 @@ import { joiningIds, MemberChange } from './group-members';
 
 /** The columns of a role as a Group, without its members. */
 const GROUP_SELECTION = [
-  'r.id',
-  'r.name',
-  'r.external_id as externalId',
-  'r.version',
-  'r.created_at as createdAt',
-  'r.updated_at as updatedAt',
+  'id',
+  'name',
+  'external_id as externalId',
+  'version',
+  'created_at as createdAt',
+  'updated_at as updatedAt',
 ] as const;
+// Aliased r: the Groups filter (group-filter.ts) names its columns so.
 const roles = () => builder.selectFrom('role as r').select(GROUP_SELECTION);
 
 /** A role as a Group, without its members. */
 export type GroupRow = RowOf<ReturnType<typeof roles>>;
 
 const GROUP = statement((p: { tenantId: string; id: string }) =>
-  roles().where('r.tenant_id', '=', p.tenantId).where('r.id', '=', p.id),
+  roles().where('tenant_id', '=', p.tenantId).where('id', '=', p.id),
 );
 
 const MEMBERS = statement((p: { tenantId: string; roleNames: string[] }) =>
@@ -70,15 +73,88 @@ export type WriteOutcome =
 
 type Tx = Prisma.TransactionClient;
 
+const CREATE_ROLE = statement(
+  (p: { tenantId: string; name: string; externalId: string | null }) =>
+    builder
+      .insertInto('role')
+      .values({
+        tenant_id: p.tenantId,
+        name: p.name,
+        external_id: p.externalId,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['tenant_id', 'name']).doNothing(),
+      )
+      .returning(GROUP_SELECTION),
+);
+
+const LOCK_ROLE = statement((p: { tenantId: string; id: string }) =>
+  roles()
+    .where('tenant_id', '=', p.tenantId)
+    .where('id', '=', p.id)
+    .forUpdate(),
+);
+
+/** A Group's new name and externalId, with a new version. */
+const UPDATE_ROLE = statement(
+  (p: {
+    tenantId: string;
+    id: string;
+    name: string;
+    externalId: string | null;
+  }) =>
+    builder
+      .updateTable('role')
+      .set({
+        name: p.name,
+        external_id: p.externalId,
+        version: sql<bigint>`nextval('identity_version_seq')`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('tenant_id', '=', p.tenantId)
+      .where('id', '=', p.id)
+      .returning(GROUP_SELECTION),
+);
+
+const ADMIN_ROLES = statement((p: { tenantId: string }) =>
+  builder
+    .selectFrom('tenant')
+    .select('admin_roles as adminRoles')
+    .where('id', '=', p.tenantId),
+);
+
+/** Another role of the tenant with the name in any case. */
+const NAME_TAKEN = statement(
+  (p: { tenantId: string; name: string; exceptId: string | null }) =>
+    builder
+      .selectFrom('role')
+      .select('id')
+      .where('tenant_id', '=', p.tenantId)
+      .where((eb) =>
+        eb(
+          eb.fn<string>('lower', ['name']),
+          '=',
+          sql<string>`lower(${p.name})`,
+        ),
+      )
+      .where(sql<boolean>`id IS DISTINCT FROM ${p.exceptId}::text`),
+);
+
+/** The identities of the ids, locked against deletion in id order. */
+const LOCK_MEMBERS = statement((p: { tenantId: string; ids: string[] }) =>
+  builder
+    .selectFrom('identity')
+    .select('identity_id as identityId')
+    .where('tenant_id', '=', p.tenantId)
+    .where((eb) => eb('identity_id', '=', eb.fn.any(eb.val(p.ids))))
+    .orderBy('identity_id')
+    .forKeyShare(),
+);
+
 /** A row of the outer join of a count and a page: a Group when the page had one. */
 const isGroup = <Row extends { [K in keyof GroupRow]: GroupRow[K] | null }>(
   row: Row,
 ): row is Row & GroupRow => row.id !== null;
-
-const GROUP_COLUMNS = Prisma.raw(
-  `r.id, r.name, r.external_id AS "externalId", r.version,
-   r.created_at AS "createdAt", r.updated_at AS "updatedAt"`,
-);
 
 /**
  * First key of the advisory lock that queues Group writes of one tenant: a
@@ -105,7 +181,7 @@ export class GroupsRepository {
       builder
         .with('matched', () =>
           roles()
-            .where('r.tenant_id', '=', tenantId)
+            .where('tenant_id', '=', tenantId)
             .where(condition(groupFilter(filter))),
         )
         .selectFrom((eb) =>
@@ -158,11 +234,11 @@ export class GroupsRepository {
         return { outcome: 'admin-role' };
       if (await nameTaken(tx, tenantId, write.name))
         return { outcome: 'name-taken' };
-      const [group] = await tx.$queryRaw<GroupRow[]>(Prisma.sql`
-        INSERT INTO role AS r (tenant_id, name, external_id)
-        VALUES (${tenantId}, ${write.name}, ${write.externalId})
-        ON CONFLICT (tenant_id, name) DO NOTHING
-        RETURNING ${GROUP_COLUMNS}`);
+      const [group] = await rowsIn(tx, CREATE_ROLE, {
+        tenantId,
+        name: write.name,
+        externalId: write.externalId,
+      });
       if (!group) return { outcome: 'name-taken' };
       await changeMembers(tx, tenantId, write.name, write.members, false);
       return { outcome: 'done', group };
@@ -181,9 +257,7 @@ export class GroupsRepository {
     plan: (current: GroupRow) => GroupWrite | 'stale',
   ): Promise<WriteOutcome> {
     return this.inGroupWrite(tenantId, async (tx) => {
-      const [current] = await tx.$queryRaw<GroupRow[]>(Prisma.sql`
-        SELECT ${GROUP_COLUMNS} FROM role r
-         WHERE r.tenant_id = ${tenantId} AND r.id = ${id} FOR UPDATE`);
+      const [current] = await rowsIn(tx, LOCK_ROLE, { tenantId, id });
       if (!current) return { outcome: 'missing' };
       const write = plan(current);
       if (write === 'stale') return { outcome: 'stale' };
@@ -211,12 +285,12 @@ export class GroupsRepository {
       );
       if (!renamed && write.externalId === current.externalId && !changed)
         return { outcome: 'done', group: current };
-      const [group] = await tx.$queryRaw<GroupRow[]>(Prisma.sql`
-        UPDATE role AS r
-           SET name = ${write.name}, external_id = ${write.externalId},
-               version = nextval('identity_version_seq'), updated_at = now()
-         WHERE r.tenant_id = ${tenantId} AND r.id = ${id}
-        RETURNING ${GROUP_COLUMNS}`);
+      const [group] = await rowsIn(tx, UPDATE_ROLE, {
+        tenantId,
+        id,
+        name: write.name,
+        externalId: write.externalId,
+      });
       return { outcome: 'done', group };
     });
   }
@@ -231,20 +305,20 @@ export class GroupsRepository {
     expectedVersion?: bigint,
   ): Promise<'done' | 'missing' | 'stale' | 'admin-role'> {
     return this.inGroupWrite(tenantId, async (tx) => {
-      const [current] = await tx.$queryRaw<GroupRow[]>(Prisma.sql`
-        SELECT ${GROUP_COLUMNS} FROM role r
-         WHERE r.tenant_id = ${tenantId} AND r.id = ${id} FOR UPDATE`);
+      const [current] = await rowsIn(tx, LOCK_ROLE, { tenantId, id });
       if (!current) return 'missing';
       if (expectedVersion !== undefined && current.version !== expectedVersion)
         return 'stale';
       if ((await adminRoles(tx, tenantId)).includes(current.name))
         return 'admin-role';
-      await tx.$queryRaw(Prisma.sql`
-        WITH held AS (
-          SELECT identity_id FROM role_assignment
-           WHERE tenant_id = ${tenantId} AND role_name = ${current.name}
-        ), ${bumpIdentities(tenantId, 'held')}
-        SELECT count(*)::int AS changed FROM bumped`);
+      // Its holders lose it: each gets a new version and an event.
+      await changeMembers(
+        tx,
+        tenantId,
+        current.name,
+        { kind: 'set', members: new Set() },
+        false,
+      );
       await tx.$executeRaw(Prisma.sql`
         DELETE FROM role WHERE tenant_id = ${tenantId} AND id = ${id}`);
       return 'done';
@@ -269,8 +343,7 @@ export class GroupsRepository {
  * that it cannot make admins.
  */
 async function adminRoles(tx: Tx, tenantId: string): Promise<string[]> {
-  const [row] = await tx.$queryRaw<{ adminRoles: string[] }[]>(Prisma.sql`
-    SELECT admin_roles AS "adminRoles" FROM tenant WHERE id = ${tenantId}`);
+  const [row] = await rowsIn(tx, ADMIN_ROLES, { tenantId });
   return row?.adminRoles ?? [];
 }
 
@@ -285,10 +358,11 @@ async function nameTaken(
   name: string,
   exceptId?: string,
 ): Promise<boolean> {
-  const [taken] = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
-    SELECT id FROM role
-     WHERE tenant_id = ${tenantId} AND lower(name) = lower(${name})
-       AND id IS DISTINCT FROM ${exceptId ?? null}::text`);
+  const [taken] = await rowsIn(tx, NAME_TAKEN, {
+    tenantId,
+    name,
+    exceptId: exceptId ?? null,
+  });
   return taken !== undefined;
 }
 
@@ -302,10 +376,7 @@ async function lockIdentities(
   ids: string[],
 ): Promise<string[]> {
   if (ids.length === 0) return [];
-  const found = await tx.$queryRaw<{ identityId: string }[]>(Prisma.sql`
-    SELECT identity_id AS "identityId" FROM identity
-     WHERE tenant_id = ${tenantId} AND identity_id = ANY(${ids}::text[])
-     ORDER BY identity_id FOR KEY SHARE`);
+  const found = await rowsIn(tx, LOCK_MEMBERS, { tenantId, ids });
   const known = new Set(found.map((row) => row.identityId));
   return ids.filter((id) => !known.has(id));
 }
@@ -324,47 +395,77 @@ async function changeMembers(
 ): Promise<boolean> {
   const [stay, join] =
     change.kind === 'set'
-      ? [
-          Prisma.sql`NOT (identity_id = ANY(${[...change.members]}::text[]))`,
-          [...change.members],
-        ]
-      : [
-          Prisma.sql`identity_id = ANY(${[...change.remove]}::text[])`,
-          [...change.add],
-        ];
-  const [{ changed }] = await tx.$queryRaw<{ changed: number }[]>(Prisma.sql`
-    WITH removed AS (
-      DELETE FROM role_assignment
-       WHERE tenant_id = ${tenantId} AND role_name = ${roleName} AND ${stay}
-      RETURNING identity_id
-    ), added AS (
-      INSERT INTO role_assignment (tenant_id, identity_id, role_name)
-      SELECT ${tenantId}, m, ${roleName} FROM unnest(${join}::text[]) AS m
-      ON CONFLICT DO NOTHING
-      RETURNING identity_id
-    ), touched AS (
-      SELECT identity_id FROM removed UNION SELECT identity_id FROM added
-      ${
-        everyone
-          ? Prisma.sql`UNION SELECT identity_id FROM role_assignment
-                        WHERE tenant_id = ${tenantId} AND role_name = ${roleName}`
-          : Prisma.empty
-      }
-    ), ${bumpIdentities(tenantId, 'touched')}
-    SELECT count(*)::int AS changed FROM bumped`);
+      ? [{ keep: true, ids: [...change.members] }, [...change.members]]
+      : [{ keep: false, ids: [...change.remove] }, [...change.add]];
+  const [{ changed }] = await rowsIn(
+    tx,
+    compiled(
+      builder
+        .with('removed', (db) =>
+          db
+            .deleteFrom('role_assignment')
+            .where('tenant_id', '=', tenantId)
+            .where('role_name', '=', roleName)
+            .where((eb) => {
+              const listed = eb(
+                'identity_id',
+                '=',
+                eb.fn.any(eb.val(stay.ids)),
+              );
+              // A set keeps the members it lists; a delta removes them.
+              return stay.keep ? eb.not(listed) : listed;
+            })
+            .returning('identity_id'),
+        )
+        .with('added', (db) =>
+          db
+            .insertInto('role_assignment')
+            .columns(['tenant_id', 'identity_id', 'role_name'])
+            .expression(
+              builder
+                .selectFrom(sql<{ m: string }>`unnest(${join}::text[])`.as('m'))
+                .select((eb) => [
+                  eb.val(tenantId).as('tenant_id'),
+                  'm.m as identity_id',
+                  eb.val(roleName).as('role_name'),
+                ]),
+            )
+            .onConflict((conflict) => conflict.doNothing())
+            .returning('identity_id'),
+        )
+        .with('touched', (db) =>
+          db
+            .selectFrom('removed')
+            .select('identity_id')
+            .union(db.selectFrom('added').select('identity_id'))
+            .$if(everyone, (q) =>
+              q.union(
+                db
+                  .selectFrom('role_assignment')
+                  .select('identity_id')
+                  .where('tenant_id', '=', tenantId)
+                  .where('role_name', '=', roleName),
+              ),
+            ),
+        )
+        // Each identity that gained or lost the role: a new version and an event.
+        .with('bumped', (db) =>
+          db
+            .updateTable('identity as i')
+            .from('touched as s')
+            .set({
+              version: sql<bigint>`nextval('identity_version_seq')`,
+              updated_at: sql<Date>`now()`,
+            })
+            .where('i.tenant_id', '=', tenantId)
+            .whereRef('i.identity_id', '=', 's.identity_id')
+            .returning('i.identity_id as identityId'),
+        )
+        .with('event', () => eventsOf('bumped', tenantId, 'updated', ['roles']))
+        .selectFrom('bumped')
+        .select(sql<number>`count(*)::int`.as('changed')),
+    ),
+    {},
+  );
   return changed > 0;
-}
-
-/**
- * CTEs (after a WITH) giving each identity of `source` (an identity_id
- * column) a new version and an `updated` event naming its roles.
- */
-function bumpIdentities(tenantId: string, source: string): Prisma.Sql {
-  return Prisma.sql`bumped AS (
-      UPDATE identity AS i
-         SET version = nextval('identity_version_seq'), updated_at = now()
-        FROM ${Prisma.raw(source)} AS s
-       WHERE i.tenant_id = ${tenantId} AND i.identity_id = s.identity_id
-      RETURNING i.identity_id AS "identityId"
-    ), event AS (${appendEventsOf('bumped', tenantId, 'updated', ['roles'])})`;
 }
