@@ -30,7 +30,12 @@ const e2e = (name, database, hooks, extra = []) => ({
   ...common,
   displayName: name,
   rootDir: '.',
-  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', ...extra],
+  testMatch: [
+    '<rootDir>/test/**/*.e2e-spec.ts',
+    // The middle layer: services with their repositories, without HTTP.
+    '<rootDir>/test/medium/*.medium-spec.ts',
+    ...extra,
+  ],
   globals: { TEST_DATABASE_KIND: database },
   ...hooks,
 });

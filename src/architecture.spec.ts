@@ -94,6 +94,26 @@ describe('docs/architecture.md', () => {
     ).toStrictEqual([]);
   });
 
+  it('is right that the medium layer (test/medium/) calls every service', () => {
+    const medium = readdirSync(join(SRC, '..', 'test', 'medium'))
+      .map((name) =>
+        readFileSync(join(SRC, '..', 'test', 'medium', name), 'utf8'),
+      )
+      .join('\n');
+    const services = files
+      .filter((file) => file.endsWith('.service.ts'))
+      .flatMap((file) => [
+        ...source(file).matchAll(/export class (\w+Service)\b/g),
+      ])
+      .map(([, name]) => name);
+    expect(services.length).toBeGreaterThan(10);
+    expect(
+      services.filter(
+        (name) => !new RegExp(`\\.get\\(${name}\\)`).test(medium),
+      ),
+    ).toStrictEqual([]);
+  });
+
   it('is right that no query has rows typed by hand', () => {
     // Statements (src/database/sql.ts) are typed by the schema. A raw
     // session's driver plumbing (database.ts) passes a type through, and

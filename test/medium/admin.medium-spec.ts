@@ -1,0 +1,250 @@
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { AccountProvidersService } from '../../src/admin/account-providers.service';
+import { AdminService } from '../../src/admin/admin.service';
+import { TokenIssuersService } from '../../src/admin/token-issuers.service';
+import { AuthService } from '../../src/auth/auth.service';
+import { TokensService } from '../../src/auth/tokens.service';
+import { TenantsService } from '../../src/tenants/tenants.service';
+import { WebhooksService } from '../../src/webhooks/webhooks.service';
+import { identity, provider, tenantFile, token } from '../support/factories';
+import { Medium, startMedium } from '../support/medium';
+
+// The services of tenant administration, tokens, accounts and the tenant
+// file, with their repositories on a database of their own.
+describe('administration services (medium)', () => {
+  let m: Medium;
+  beforeAll(async () => {
+    m = await startMedium();
+  });
+  afterAll(() => m.close());
+
+  it('changes settings with an audit entry, and refuses a stale If-Match', async () => {
+    const file = tenantFile();
+    await m.load(file);
+    const admin = m.get(AdminService);
+    const updated = await admin.updateSettings(
+      file.tenant.id,
+      { name: 'Renamed', adminRoles: ['boss', 'boss'] },
+      undefined,
+      'cli',
+    );
+    expect(updated).toStrictEqual({
+      id: file.tenant.id,
+      name: 'Renamed',
+      adminRoles: ['boss'],
+      linkReturnUrls: [],
+    });
+    expect(await admin.settings(file.tenant.id)).toStrictEqual(updated);
+    await expect(
+      admin.updateSettings(file.tenant.id, { name: 'x' }, '"other"', 'cli'),
+    ).rejects.toMatchObject({ status: 412 });
+    const { items } = await admin.listEvents(file.tenant.id, {});
+    expect(items.map((e) => [e.actor, e.action, e.target])).toStrictEqual([
+      ['cli', 'tenant.updated', 'tenant'],
+    ]);
+  });
+
+  it('creates a token that authenticates, and revokes it', async () => {
+    const file = tenantFile({ identities: [identity('ada')] });
+    await m.load(file);
+    const tokens = m.get(TokensService);
+    const { secret, ...created } = await tokens.createToken({
+      tenantId: file.tenant.id,
+      identityId: 'ada',
+      scopes: [],
+    });
+    expect(created).toMatchObject({
+      type: 'access',
+      identityId: 'ada',
+      accountId: null,
+      appId: null,
+      scopes: [],
+      expiresAt: null,
+      revokedAt: null,
+    });
+    const auth = m.get(AuthService);
+    expect(await auth.authenticate(file.tenant.id, secret)).toMatchObject({
+      kind: 'access',
+      identityId: 'ada',
+    });
+    expect(await tokens.revokeToken(file.tenant.id, created.id)).toBe(true);
+    await expect(
+      auth.authenticate(file.tenant.id, secret),
+    ).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('adds, lists and removes account providers and token issuers', async () => {
+    const file = tenantFile();
+    await m.load(file);
+    const providers = m.get(AccountProvidersService);
+    await providers.createProvider(
+      file.tenant.id,
+      {
+        accountProviderId: 'github',
+        signInUrl: 'https://github.example/login',
+      },
+      'cli',
+    );
+    expect(
+      (await providers.listProviders(file.tenant.id, {})).items.map(
+        (p) => p.accountProviderId,
+      ),
+    ).toStrictEqual(['github']);
+    const issuers = m.get(TokenIssuersService);
+    const issuer = await issuers.createIssuer(
+      file.tenant.id,
+      {
+        issuer: 'https://issuer.example',
+        jwksUri: 'https://issuer.example/jwks',
+        audiences: ['api'],
+      },
+      'cli',
+    );
+    expect([issuer.issuer, issuer.identityMatch]).toStrictEqual([
+      'https://issuer.example',
+      'identityId',
+    ]);
+    await issuers.removeIssuer(file.tenant.id, issuer.id, undefined, 'cli');
+    expect(
+      await providers.removeProvider(
+        file.tenant.id,
+        'github',
+        false,
+        undefined,
+        'cli',
+      ),
+    ).toBe(0);
+    expect([
+      (await providers.listProviders(file.tenant.id, {})).items,
+      (await issuers.listIssuers(file.tenant.id, {})).items,
+    ]).toStrictEqual([[], []]);
+  });
+
+  it('records an account at a provider of one account per identity once', async () => {
+    const file = tenantFile({
+      accountProviders: [provider('password')],
+      identities: [identity('ada')],
+    });
+    await m.load(file);
+    const accounts = m.get(AccountsService);
+    const account = {
+      accountId: 'acc-1',
+      accountProviderId: 'password',
+      issuedUserId: 'ada',
+      accountPrivatePersonalIdentifier: null,
+      displayName: 'ada',
+      emailAddress: null,
+      accountProfileUrl: null,
+      pictureUrl: null,
+    };
+    expect(
+      await accounts.addAccount(file.tenant.id, 'ada', account),
+    ).toStrictEqual({
+      accountId: 'acc-1',
+      issuedUserId: 'ada',
+      isCurrent: false,
+      displayName: 'ada',
+    });
+    await expect(
+      accounts.addAccount(file.tenant.id, 'ada', {
+        ...account,
+        accountId: 'acc-2',
+        issuedUserId: 'ada-2',
+      }),
+    ).rejects.toMatchObject({ status: 409 });
+    await accounts.removeAccount(file.tenant.id, 'ada', 'acc-1');
+    await expect(
+      accounts.removeAccount(file.tenant.id, 'ada', 'acc-1'),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('creates a webhook with its secret, and removes it', async () => {
+    const file = tenantFile();
+    await m.load(file);
+    const webhooks = m.get(WebhooksService);
+    const { secret, ...created } = await webhooks.createWebhook(
+      file.tenant.id,
+      { url: 'http://127.0.0.1:9/hook' },
+      'cli',
+    );
+    expect(secret).toMatch(/^whsec_/);
+    expect(created).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      eventTypes: ['*'],
+      enabled: true,
+      status: 'active',
+    });
+    expect(
+      (await webhooks.listWebhooks(file.tenant.id, {})).items.map((w) => w.id),
+    ).toStrictEqual([created.id]);
+    await webhooks.removeWebhook(file.tenant.id, created.id, undefined, 'cli');
+    expect(
+      (await webhooks.listWebhooks(file.tenant.id, {})).items,
+    ).toStrictEqual([]);
+  });
+
+  it('exports what it imported, tokens aside', async () => {
+    const ada = token({ identityId: 'ada' });
+    const file = tenantFile({
+      accountProviders: [provider('password')],
+      identities: [
+        identity('ada', {
+          displayName: 'Ada',
+          roles: ['member'],
+          friends: ['bob'],
+          accounts: [
+            {
+              accountId: 'a1',
+              accountProviderId: 'password',
+              issuedUserId: 'ada',
+            },
+          ],
+        }),
+        identity('bob', { friends: ['ada'] }),
+      ],
+      tokens: [ada],
+    });
+    await m.load(file);
+    const exported = (await m
+      .get(TenantsService)
+      .exportTenant(file.tenant.id)) as Record<string, any>;
+    expect(exported.tenant).toStrictEqual({ ...file.tenant, adminRoles: [] });
+    expect(exported.accountProviders).toStrictEqual([
+      {
+        accountProviderId: 'password',
+        signInUrl: 'https://login.example.org/password',
+        allowsMultipleAccounts: false,
+      },
+    ]);
+    expect(exported.identities).toStrictEqual([
+      {
+        identityId: 'ada',
+        disabled: false,
+        isArchived: false,
+        displayName: 'Ada',
+        emailAddressVerified: false,
+        mobilePhoneVerified: false,
+        properties: {},
+        roles: ['member'],
+        friends: ['bob'],
+        accounts: [
+          {
+            accountId: 'a1',
+            accountProviderId: 'password',
+            issuedUserId: 'ada',
+          },
+        ],
+      },
+      {
+        identityId: 'bob',
+        disabled: false,
+        isArchived: false,
+        emailAddressVerified: false,
+        mobilePhoneVerified: false,
+        properties: {},
+        friends: ['ada'],
+      },
+    ]);
+    expect(exported.tokens).toBeUndefined();
+  });
+});
