@@ -114,6 +114,17 @@ describe('docs/architecture.md', () => {
     ).toStrictEqual([]);
   });
 
+  it('is right that only identity-writes.ts draws versions', () => {
+    expect(
+      files.filter(
+        (file) =>
+          source(file).includes('identity_version_seq') &&
+          !file.startsWith('generated/') &&
+          file !== 'identity/identity-writes.ts',
+      ),
+    ).toStrictEqual([]);
+  });
+
   it('is right that no query has rows typed by hand', () => {
     // Statements (src/database/sql.ts) are typed by the schema. A raw
     // session's driver plumbing (database.ts) passes a type through, and

@@ -595,7 +595,8 @@ describe('the admin API’s account providers and token issuers', () => {
     const snapshot = async () => ({
       file: await t.tenants.exportTenant(tenant.id),
       tokens: (await get('/tokens?limit=1000').expect(200)).body.map(
-        ({ lastUsedAt: _, ...token }: { lastUsedAt?: string }) => token,
+        // Without lastUsedAt, which the snapshot's own requests move.
+        (token: { lastUsedAt?: string }) => ({ ...token, lastUsedAt: null }),
       ),
       groups: (await scim('/Groups')).body.Resources.map(
         (g: { id: string; displayName: string }) => [g.id, g.displayName],

@@ -89,7 +89,7 @@ describe('repositories', () => {
         LEFT JOIN token t ON t.tenant_id = i.tenant_id AND t.identity_id = i.identity_id
        WHERE i.tenant_id = ${'example'}
        ORDER BY i.identity_id, e.id, t.token_hash`;
-    const direct = await t.database.rows(
+    const direct = await t.database.read.rows(
       { text: sql.text, values: () => sql.values },
       {},
     );

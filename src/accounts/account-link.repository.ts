@@ -146,11 +146,10 @@ export class AccountLinkRepository {
     expiresInSeconds: number,
     keepSeconds: number,
   ): Promise<'started' | 'ticket-used' | 'gone'> {
-    this.database.readFromPrimary();
     await this.database.prisma.$executeRaw`
       DELETE FROM link_attempt
        WHERE created_at < now() - make_interval(secs => ${keepSeconds})`;
-    const rows = this.database.rows(START_ATTEMPT, {
+    const rows = this.database.primary.rows(START_ATTEMPT, {
       ...attempt,
       ticketHash,
       expiresInSeconds,
@@ -176,8 +175,7 @@ export class AccountLinkRepository {
     | { spent: true; returnUrl: string; accountProviderId: string }
     | undefined
   > {
-    this.database.readFromPrimary();
-    const [row] = await this.database.rows(CLAIM_ATTEMPT, { state });
+    const [row] = await this.database.primary.rows(CLAIM_ATTEMPT, { state });
     if (!row) return undefined;
     if (!row.live)
       return {

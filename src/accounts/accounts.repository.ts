@@ -160,7 +160,7 @@ export class AccountsRepository {
     tenantId: string,
     identityId: string,
   ): Promise<ProviderAccountRecord[]> {
-    return this.database.rows(PROVIDER_ACCOUNTS, { tenantId, identityId });
+    return this.database.read.rows(PROVIDER_ACCOUNTS, { tenantId, identityId });
   }
   /**
    * Records the account for the identity with an `updated` event naming
@@ -173,8 +173,7 @@ export class AccountsRepository {
     identityId: string,
     account: NewAccount,
   ): Promise<AddOutcome> {
-    this.database.readFromPrimary();
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const locked = await rowsIn(tx, LOCK_IDENTITY, {
         tenantId,
         identityId,
@@ -218,8 +217,7 @@ export class AccountsRepository {
     identityId: string,
     accountId: string,
   ): Promise<boolean> {
-    this.database.readFromPrimary();
-    const [row] = await this.database.rows(REMOVE_ACCOUNT, {
+    const [row] = await this.database.primary.rows(REMOVE_ACCOUNT, {
       tenantId,
       identityId,
       accountId,

@@ -107,7 +107,7 @@ export class AccountProvidersRepository {
     settings: ProviderSettings,
     actor: string,
   ): Promise<ProviderRow | ProviderRefusal> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       await lockTenantSettings(tx, tenantId);
       if (await this.current(tx, tenantId, id)) return { refused: 'exists' };
       const { _max } = await tx.accountProvider.aggregate({
@@ -145,7 +145,7 @@ export class AccountProvidersRepository {
     check: (current: ProviderRow) => boolean,
     actor: string,
   ): Promise<ProviderRow | ProviderRefusal | null> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       await lockTenantSettings(tx, tenantId);
       const current = await this.current(tx, tenantId, id);
       if (!current) return null;
@@ -196,7 +196,7 @@ export class AccountProvidersRepository {
     withAccounts: boolean,
     actor: string,
   ): Promise<{ removedAccounts: number } | ProviderRefusal | null> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       await lockTenantSettings(tx, tenantId);
       const current = await this.current(tx, tenantId, id);
       if (!current) return null;

@@ -50,7 +50,7 @@ export class AdminRepository {
     plan: (current: TenantSettings) => SettingsChanges | 'stale',
     actor: string,
   ): Promise<TenantSettings | 'stale' | null> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const [current] = await rowsIn(tx, LOCK_SETTINGS, { tenantId });
       if (!current) return null;
       const changes = plan(current);

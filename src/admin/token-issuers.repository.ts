@@ -86,7 +86,7 @@ export class TokenIssuersRepository {
     row: Omit<IssuerRow, 'position'>,
     actor: string,
   ): Promise<IssuerRow | IssuerRefusal> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       await lockTenantSettings(tx, tenantId);
       if (await this.current(tx, tenantId, row.issuer))
         return { refused: 'exists' };
@@ -118,7 +118,7 @@ export class TokenIssuersRepository {
     check: (current: IssuerRow) => boolean,
     actor: string,
   ): Promise<IssuerRow | IssuerRefusal | null> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       await lockTenantSettings(tx, tenantId);
       const current = await this.current(tx, tenantId, row.issuer);
       if (!current) return null;
@@ -149,7 +149,7 @@ export class TokenIssuersRepository {
     check: (current: IssuerRow) => boolean,
     actor: string,
   ): Promise<IssuerRow | IssuerRefusal | null> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       await lockTenantSettings(tx, tenantId);
       const current = await this.current(tx, tenantId, issuer);
       if (!current) return null;

@@ -238,7 +238,7 @@ export class AccessRepository {
    * no second query) and the identity's admin status, in one query.
    */
   async findTokenCaller(tokenHash: string): Promise<TokenCaller | undefined> {
-    const [row] = await this.database.rows(TOKEN_CALLER, { tokenHash });
+    const [row] = await this.database.read.rows(TOKEN_CALLER, { tokenHash });
     if (!row) return undefined;
     const { tokenId, tenantId, type, accountId, appId, scopes } = row;
     return {
@@ -278,7 +278,7 @@ export class AccessRepository {
     targetId: string,
     callerId: string | null,
   ): Promise<AccessFacts> {
-    const [row] = await this.database.rows(ACCESS_FACTS, {
+    const [row] = await this.database.read.rows(ACCESS_FACTS, {
       tenantId,
       targetId,
       callerId,
@@ -321,7 +321,7 @@ export class AccessRepository {
     accountId: string | null,
     match: IssuerMatch = IDENTITY_ID_MATCH,
   ): Promise<IdentityCaller | undefined> {
-    const rows = await this.database.rows(
+    const rows = await this.database.read.rows(
       IDENTITY_CALLER[match.identityMatch],
       {
         tenantId,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { WRITTEN } from '../identity/identity-writes';
 import { Database } from '../database/database';
 import {
   errorCodes,
@@ -31,8 +32,7 @@ const RECORD_SIGN_IN = statement(
           .updateTable('identity as i')
           .set({
             last_login: p.at,
-            version: sql<bigint>`nextval('identity_version_seq')`,
-            updated_at: sql<Date>`now()`,
+            ...WRITTEN,
           })
           .where('i.tenant_id', '=', p.tenantId)
           .where('i.identity_id', '=', p.identityId)
@@ -72,9 +72,8 @@ export class SignInRepository {
     fields: ClaimedFields,
     account: ClaimedAccount | null,
   ): Promise<boolean> {
-    this.database.readFromPrimary();
     try {
-      const created = await this.database.rowsOf(
+      const created = await this.database.primary.rowsOf(
         createStatement(tenantId, identityId, fields, account),
       );
       return created.length > 0;
@@ -111,14 +110,13 @@ export class SignInRepository {
       provider: string | null;
     },
   ): Promise<boolean> {
-    this.database.readFromPrimary();
     const { match, subject, provider } = key;
     const normalized =
       match === 'userName' || match === 'verifiedEmail'
         ? subject.toLowerCase()
         : subject;
     try {
-      return await this.database.prisma.$transaction(async (tx) => {
+      return await this.database.transaction(async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(${JIT_LOCK}::int,
           hashtext(${[tenantId, match, provider ?? '', normalized].join(' ')}))::text`;
         const [exists] = await rowsIn(tx, KEY_TAKEN[match], {
@@ -168,8 +166,7 @@ export class SignInRepository {
     identityId: string,
     at: Date,
   ): Promise<IdentityRecord | undefined> {
-    this.database.readFromPrimary();
-    const [row] = await this.database.rows(RECORD_SIGN_IN, {
+    const [row] = await this.database.primary.rows(RECORD_SIGN_IN, {
       tenantId,
       identityId,
       at,

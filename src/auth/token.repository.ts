@@ -59,7 +59,7 @@ export class TokenRepository {
 
   /** Registers a token, with its entry in the audit log by `actor`, in one transaction. */
   async createToken(token: NewToken, actor: string): Promise<TokenSummary> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const created = await tx.token.create({ data: token, select: SUMMARY });
       await appendAdminEvent(tx, token.tenantId, {
         actor,
@@ -81,7 +81,7 @@ export class TokenRepository {
     which: { tokenHash: string } | { id: string },
     actor: string,
   ): Promise<boolean> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const live = await tx.token.findFirst({
         where: { tenantId, ...which, revokedAt: null },
         select: { id: true },

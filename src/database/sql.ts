@@ -59,7 +59,8 @@ export type RowOf<Q extends Compilable> =
  * Compiles the query `build` returns from stand-ins for its parameters:
  * each `params.name` it uses becomes a numbered placeholder, bound to the
  * value of that name each time the statement runs. A value written into the
- * query itself stays a constant parameter.
+ * query itself stays a constant parameter. A stand-in is only to be placed
+ * in the query: computed with (`p.limit + 1`), it is no value.
  */
 export function statement<Params extends object, Q extends Compilable>(
   build: (params: Params) => Q,
@@ -82,7 +83,8 @@ export function statement<Params extends object, Q extends Compilable>(
 
 /**
  * A query built for one call (its shape depends on the call's values), as
- * a statement without parameters of its own; Database.rowsOf runs one.
+ * a statement without parameters of its own, for `rowsIn`; outside a
+ * transaction `Database.read.rowsOf` and `primary.rowsOf` compile one.
  */
 export function compiled<Q extends Compilable>(
   query: Q,
@@ -122,7 +124,7 @@ interface RawExecutor {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
 }
 
-/** Runs a statement inside a Prisma transaction: `Database.rows` for `tx`. */
+/** Runs a statement inside a Prisma transaction: `Database.primary.rows` for `tx`. */
 export function rowsIn<Params, Row>(
   tx: RawExecutor,
   statement: Statement<Params, Row>,

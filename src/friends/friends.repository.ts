@@ -215,7 +215,7 @@ export class FriendsRepository {
   ): Promise<FriendsPage> {
     const [afterName, afterId] = page.after ?? [null, null];
     const limit = page.limit ?? null;
-    const [found] = await this.database.rows(FRIENDS, {
+    const [found] = await this.database.read.rows(FRIENDS, {
       tenantId,
       identityId,
       afterName,
@@ -247,8 +247,7 @@ export class FriendsRepository {
     identityId: string,
     friendId: string,
   ): Promise<boolean | undefined> {
-    this.database.readFromPrimary();
-    const [row] = await this.database.rows(ADD_FRIENDSHIP, {
+    const [row] = await this.database.primary.rows(ADD_FRIENDSHIP, {
       tenantId,
       identityId,
       friendId,
@@ -266,8 +265,7 @@ export class FriendsRepository {
     identityId: string,
     friendId: string,
   ): Promise<boolean> {
-    this.database.readFromPrimary();
-    const [row] = await this.database.rows(REMOVE_FRIENDSHIP, {
+    const [row] = await this.database.primary.rows(REMOVE_FRIENDSHIP, {
       tenantId,
       identityId,
       friendId,

@@ -1,3 +1,4 @@
+import { shapedClass } from '../common/validation/shaped-class';
 import {
   ApiProperty,
   ApiPropertyOptional,
@@ -65,8 +66,7 @@ const OPTIONAL_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>([
  * documentation come from the field table; examples are the demo tenant's
  * alice.
  */
-export class IdentityResponse {}
-export interface IdentityResponse extends IdentityResponseShape {}
+export class IdentityResponse extends shapedClass<IdentityResponseShape>() {}
 for (const field of FIELD_NAMES) {
   const spec = IDENTITY_FIELDS[field];
   const document = OPTIONAL_KINDS.has(spec.kind)

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { NEXT_VERSION, WRITTEN } from './identity-writes';
 import { Database } from '../database/database';
 import { sql, Updateable } from 'kysely';
 import { builder, rowsIn, statement } from '../database/sql';
@@ -147,8 +148,7 @@ const writeAtVersion = (() => {
   const build = (fields: (keyof IdentityChanges)[]) =>
     statement((p: WriteParams) => {
       const set: Record<string, unknown> = {
-        version: sql`nextval('identity_version_seq')`,
-        updated_at: sql`now()`,
+        ...WRITTEN,
       };
       for (const field of fields)
         set[COLUMN_OF_CHANGE[field]] = JSON_CHANGES.has(field)
@@ -197,7 +197,7 @@ const LOCK_FOR_UPDATE = statement(
       .select([
         ...IDENTITY_SELECTION,
         'i.scim_attributes as scimAttributes',
-        sql<bigint>`nextval('identity_version_seq')`.as('nextVersion'),
+        NEXT_VERSION.as('nextVersion'),
       ])
       .where('i.tenant_id', '=', p.tenantId)
       .where('i.identity_id', '=', p.identityId)
@@ -249,10 +249,8 @@ const MERGE_CLASHES = statement((p: MergeParams) =>
     .orderBy('providerId'),
 );
 
-const NEXT_VERSION = statement(() =>
-  builder.selectNoFrom(
-    sql<bigint>`nextval('identity_version_seq')`.as('version'),
-  ),
+const DRAW_VERSION = statement(() =>
+  builder.selectNoFrom(NEXT_VERSION.as('version')),
 );
 
 export type UpdateOutcome =
@@ -327,7 +325,10 @@ export class IdentityRepository {
       values[`set.${field}`] = JSON_CHANGES.has(field)
         ? JSON.stringify(changes[field])
         : changes[field];
-    const [row] = await this.database.rows(writeAtVersion(fields), values);
+    const [row] = await this.database.primary.rows(
+      writeAtVersion(fields),
+      values,
+    );
     return row;
   }
 
@@ -347,7 +348,7 @@ export class IdentityRepository {
       extras: IdentityExtras,
     ) => IdentityChanges | 'unchanged' | 'stale',
   ): Promise<UpdateOutcome> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const [locked] = await rowsIn(tx, LOCK_FOR_UPDATE, {
         tenantId,
         identityId,
@@ -385,7 +386,7 @@ export class IdentityRepository {
     values: IdentityFieldValues,
     scimAttributes?: Record<string, unknown>,
   ): Promise<IdentityRecord> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const created = await tx.identity.create({
         data: {
           ...values,
@@ -419,7 +420,7 @@ export class IdentityRepository {
     identityId: string,
     expectedVersion?: bigint,
   ): Promise<boolean> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const { count } = await tx.identity.deleteMany({
         where: {
           tenantId,
@@ -448,7 +449,7 @@ export class IdentityRepository {
     intoId: string,
     fromId: string,
   ): Promise<IdentityRecord> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const rows = await rowsIn(tx, LOCK_MERGED, { tenantId, intoId, fromId });
       const into = rows.find((r) => r.identityId === intoId);
       const from = rows.find((r) => r.identityId === fromId);
@@ -483,7 +484,7 @@ export class IdentityRepository {
       const oldIdentityIds = [
         ...new Set([...into.oldIdentityIds, fromId, ...from.oldIdentityIds]),
       ];
-      const [{ version }] = await rowsIn(tx, NEXT_VERSION, {});
+      const [{ version }] = await rowsIn(tx, DRAW_VERSION, {});
       const merged = await tx.identity.update({
         where: { tenantId_identityId: { tenantId, identityId: intoId } },
         data: { oldIdentityIds, version, updatedAt: new Date() },

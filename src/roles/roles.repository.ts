@@ -41,7 +41,7 @@ export class RolesRepository {
     page: Page,
   ): Promise<Collection<string[]>> {
     const limited = page.limit !== undefined;
-    const rows = await this.database.rows(
+    const rows = await this.database.read.rows(
       ROLE_NAMES[page.after ? 1 : 0][limited ? 1 : 0],
       {
         tenantId,

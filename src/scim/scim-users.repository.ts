@@ -66,7 +66,7 @@ export class ScimUsersRepository {
     tenantId: string,
     identityId: string,
   ): Promise<ScimUserRow | null> {
-    const rows = await this.database.rows(USER, { tenantId, identityId });
+    const rows = await this.database.read.rows(USER, { tenantId, identityId });
     return (await this.withAccounts(tenantId, rows))[0] ?? null;
   }
 
@@ -75,7 +75,7 @@ export class ScimUsersRepository {
    * not change who holds one, so it neither deactivates nor deletes it.
    */
   async holdsAdminRole(tenantId: string, identityId: string): Promise<boolean> {
-    const [row] = await this.database.rows(HOLDS_ADMIN_ROLE, {
+    const [row] = await this.database.read.rows(HOLDS_ADMIN_ROLE, {
       tenantId,
       identityId,
     });
@@ -97,7 +97,7 @@ export class ScimUsersRepository {
       filter ? filterToSql(filter, USER_FILTER_ATTRIBUTES) : Prisma.sql`TRUE`,
     );
     const [[{ total }], rows] = await Promise.all([
-      this.database.rowsOf(
+      this.database.read.rowsOf(
         builder
           .selectFrom('identity as i')
           .select((eb) => eb.fn.countAll<bigint>().as('total'))
@@ -106,7 +106,7 @@ export class ScimUsersRepository {
       ),
       limit === 0
         ? Promise.resolve([])
-        : this.database.rowsOf(
+        : this.database.read.rowsOf(
             users()
               .where('i.tenant_id', '=', tenantId)
               .where(where)
@@ -127,7 +127,7 @@ export class ScimUsersRepository {
     rows: Row[],
   ): Promise<ScimUserRow[]> {
     if (rows.length === 0) return [];
-    const accounts = await this.database.rowsOf(
+    const accounts = await this.database.read.rowsOf(
       builder
         .selectFrom('account')
         .select([

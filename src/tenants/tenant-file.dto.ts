@@ -30,6 +30,7 @@ import {
 } from '../common/validation/field-rules';
 import { SCOPES } from '../identity/principal';
 import { withFieldRules } from '../identity/identity-field-rules';
+import { shapedClass } from '../common/validation/shaped-class';
 import { IsIssuerUrl } from '../common/validation/outbound-url';
 import { IDENTITY_MATCHES, type IdentityMatch } from './tenant-data';
 import { IdentityResponse } from '../identity/identity-fields';
@@ -420,12 +421,13 @@ export class AccountEntry {
  * An identity of the file: every field of the field table, with its kind's
  * rule (identity-field-rules.ts), then its accounts, roles and friends.
  */
-export class IdentityEntry {}
-export interface IdentityEntry extends Partial<IdentityResponse> {
-  accounts?: AccountEntry[];
-  roles?: string[];
-  friends?: string[];
-}
+export class IdentityEntry extends shapedClass<
+  Partial<IdentityResponse> & {
+    accounts?: AccountEntry[];
+    roles?: string[];
+    friends?: string[];
+  }
+>() {}
 
 /** The relations of an identity of the file, after its fields' rules. */
 const RELATIONS: Record<'accounts' | 'roles' | 'friends', PropertyDecorator[]> =

@@ -294,7 +294,7 @@ export class WebhooksRepository {
     row: WebhookSettings & { id: string; secret: string; status: string },
     actor: string,
   ): Promise<WebhookRow> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const {
         _max: { id: last },
       } = await tx.identityEvent.aggregate({
@@ -331,7 +331,7 @@ export class WebhooksRepository {
     actor: string,
     action: 'webhook.updated' | 'webhook.secret-rotated' | 'webhook.replayed',
   ): Promise<WebhookRow | 'stale' | undefined> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const current = await this.locked(tx, tenantId, id);
       if (!current) return undefined;
       if (!allows(current)) return 'stale';
@@ -362,7 +362,7 @@ export class WebhooksRepository {
     allows: (current: WebhookRow) => boolean,
     actor: string,
   ): Promise<boolean | 'stale'> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const current = await this.locked(tx, tenantId, id);
       if (!current) return false;
       if (!allows(current)) return 'stale';

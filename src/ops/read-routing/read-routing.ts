@@ -62,7 +62,6 @@ export class ReadRouting {
 
   /** Records the primary's position after a tenant's write, before it is answered. */
   async written(tenantId: string): Promise<void> {
-    this.database.readFromPrimary();
     await this.positions.record(tenantId, await this.database.writePosition());
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { WRITTEN } from '../../identity/identity-writes';
 import { Database } from '../../database/database';
 import { eventsOf } from '../../events/events.repository';
 import { sql } from 'kysely';
@@ -108,8 +109,7 @@ const UPDATE_ROLE = statement(
       .set({
         name: p.name,
         external_id: p.externalId,
-        version: sql<bigint>`nextval('identity_version_seq')`,
-        updated_at: sql<Date>`now()`,
+        ...WRITTEN,
       })
       .where('tenant_id', '=', p.tenantId)
       .where('id', '=', p.id)
@@ -177,7 +177,7 @@ export class GroupsRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; groups: GroupRow[] }> {
-    const rows = await this.database.rowsOf(
+    const rows = await this.database.read.rowsOf(
       builder
         .with('matched', () =>
           roles()
@@ -211,14 +211,14 @@ export class GroupsRepository {
   }
 
   async findGroup(tenantId: string, id: string): Promise<GroupRow | null> {
-    const [row] = await this.database.rows(GROUP, { tenantId, id });
+    const [row] = await this.database.read.rows(GROUP, { tenantId, id });
     return row ?? null;
   }
 
   /** The members of the named roles, by role and identity id. */
   findMembers(tenantId: string, roleNames: string[]): Promise<MemberRow[]> {
     if (roleNames.length === 0) return Promise.resolve([]);
-    return this.database.rows(MEMBERS, { tenantId, roleNames });
+    return this.database.read.rows(MEMBERS, { tenantId, roleNames });
   }
 
   /** Creates a Group with its members, in one transaction. */
@@ -329,7 +329,7 @@ export class GroupsRepository {
     tenantId: string,
     work: (tx: Tx) => Promise<T>,
   ): Promise<T> {
-    return this.database.prisma.$transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       await tx.$executeRaw(Prisma.sql`
         SELECT pg_advisory_xact_lock(${GROUP_WRITE_LOCK}::int, hashtext(${tenantId}))`);
       return work(tx);
@@ -454,8 +454,7 @@ async function changeMembers(
             .updateTable('identity as i')
             .from('touched as s')
             .set({
-              version: sql<bigint>`nextval('identity_version_seq')`,
-              updated_at: sql<Date>`now()`,
+              ...WRITTEN,
             })
             .where('i.tenant_id', '=', tenantId)
             .whereRef('i.identity_id', '=', 's.identity_id')
