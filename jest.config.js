@@ -1,6 +1,6 @@
 // Tests run through SWC (decorators with metadata, CommonJS output). The
-// @nestjs packages (and the OpenAPI parser) ship as ES modules, so they are
-// transformed as well.
+// @nestjs packages, Kysely (and the OpenAPI parser) ship as ES modules, so
+// they are transformed as well: Jest on Node.js 22 cannot require them.
 const swc = [
   '@swc/jest',
   {
@@ -18,7 +18,7 @@ const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apidevtools|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@apidevtools|jose|kysely)/)'],
 };
 
 /**
