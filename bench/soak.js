@@ -21,7 +21,9 @@ const { values } = parseArgs({
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
-const port = String(30000 + Math.floor(Math.random() * 10000));
+// Below the ephemeral range (32768 and up on Linux), where any outgoing
+// connection of the machine may hold a port the server then cannot bind.
+const port = String(20000 + Math.floor(Math.random() * 12000));
 const base = `http://127.0.0.1:${port}`;
 const API = '/demo/api/identity/v1';
 const READERS = ['demo-alice-access-token', 'demo-bob-access-token', 'demo-zoe-access-token'];

@@ -277,7 +277,9 @@ async function ready(port, child, log) {
 }
 
 async function start(image, name, env) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // Below the ephemeral range (32768 and up on Linux), where any outgoing
+  // connection of the machine may hold a port the server then cannot bind.
+  const port = 20000 + Math.floor(Math.random() * 12000);
   const command = image.cmd.map(shellQuote).join(' ');
   const child = inStage(image, `exec ${command}`, {
     user: image.user,

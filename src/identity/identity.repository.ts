@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { NEXT_VERSION, WRITTEN } from './identity-writes';
 import { Database } from '../database/database';
 import { sql, Updateable } from 'kysely';
 import { builder, rowsIn, statement } from '../database/sql';
@@ -15,6 +14,7 @@ import {
   IdentityFieldValues,
 } from './identity-fields';
 import { IdentityRecord } from './identity.record';
+import { NEXT_VERSION, WRITTEN } from './identity-writes';
 
 /** A row's columns from an outer join: each may be null. */
 export type Nullable<T> = { [K in keyof T]: T[K] | null };

@@ -71,7 +71,9 @@ export function serverEnvironment(
   dataDir: string,
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  // Below the ephemeral range (32768 and up on Linux), where any outgoing
+  // connection of the machine may hold a port the server then cannot bind.
+  const port = String(20000 + Math.floor(Math.random() * 12000));
   const place = config.databaseUrl
     ? { DATABASE_URL: config.databaseUrl }
     : { DATA_DIR: dataDir };
