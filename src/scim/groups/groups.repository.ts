@@ -453,9 +453,7 @@ async function changeMembers(
           db
             .updateTable('identity as i')
             .from('touched as s')
-            .set({
-              ...WRITTEN,
-            })
+            .set(WRITTEN)
             .where('i.tenant_id', '=', tenantId)
             .whereRef('i.identity_id', '=', 's.identity_id')
             .returning('i.identity_id as identityId'),
