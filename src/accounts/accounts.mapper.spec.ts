@@ -46,17 +46,21 @@ describe('toAccountProviders', () => {
   });
 
   it('groups consecutive rows of one provider, marks the current account, and maps every field', () => {
+    // An account with a value in every field: each comes out as it went in.
+    const everyField = {
+      accountId: 'a1',
+      issuedUserId: 'i1',
+      accountPrivatePersonalIdentifier: 'pp',
+      displayName: 'A',
+      emailAddress: 'a@x.example',
+      accountProfileUrl: 'https://profile.example/1',
+      pictureUrl: 'https://pic.example/1',
+    };
     const rows = [
       provider('g', true, {
         providerDisplayName: 'Google',
         providerImageUrl: 'https://img.example/g.png',
-        accountId: 'a1',
-        issuedUserId: 'i1',
-        accountPrivatePersonalIdentifier: 'pp',
-        displayName: 'A',
-        emailAddress: 'a@x.example',
-        accountProfileUrl: 'https://profile.example/1',
-        pictureUrl: 'https://pic.example/1',
+        ...everyField,
       }),
       provider('g', true, {
         providerDisplayName: 'Google',
@@ -73,16 +77,7 @@ describe('toAccountProviders', () => {
         signInUrl: 'https://login.example/g',
         canAddAnotherAccount: true,
         accounts: [
-          {
-            accountId: 'a1',
-            issuedUserId: 'i1',
-            accountPrivatePersonalIdentifier: 'pp',
-            displayName: 'A',
-            emailAddress: 'a@x.example',
-            accountProfileUrl: 'https://profile.example/1',
-            pictureUrl: 'https://pic.example/1',
-            isCurrent: false,
-          },
+          { ...everyField, isCurrent: false },
           { accountId: 'a2', issuedUserId: 'i2', isCurrent: true },
         ],
       },

@@ -4,11 +4,13 @@ import { sql } from 'kysely';
 import {
   builder,
   exists,
+  onTenantKey,
   rowsIn,
   statement,
   StatementRow,
 } from '../database/sql';
 import { appendEvents, eventsOf } from '../events/events.repository';
+import type { AccountRow } from '../tenants/tenant-data';
 
 /**
  * Every provider of the tenant in its order, joined to the identity's
@@ -19,10 +21,11 @@ const PROVIDER_ACCOUNTS = statement(
     builder
       .selectFrom('account_provider as p')
       .leftJoin('account as a', (join) =>
-        join
-          .onRef('a.tenant_id', '=', 'p.tenant_id')
-          .onRef('a.account_provider_id', '=', 'p.account_provider_id')
-          .on('a.identity_id', '=', p.identityId),
+        onTenantKey(join, 'a', 'p', 'account_provider_id').on(
+          'a.identity_id',
+          '=',
+          p.identityId,
+        ),
       )
       .select((eb) => [
         'p.account_provider_id as accountProviderId',
@@ -78,38 +81,37 @@ const LOCK_IDENTITY = statement((p: { tenantId: string; identityId: string }) =>
 /** What decides whether the account may be recorded for the identity; see addAccount. */
 const ACCOUNT_FACTS = statement(
   (p: AccountParams & { accountProviderId: string; issuedUserId: string }) =>
-    builder.selectNoFrom((eb) => [
-      eb
-        .selectFrom('account_provider')
-        .select('allows_multiple_accounts')
-        .where('tenant_id', '=', p.tenantId)
-        .where('account_provider_id', '=', p.accountProviderId)
-        .as('allowsMultiple'),
-      exists(
-        eb,
-        eb
-          .selectFrom('account')
-          .select(sql.lit(1).as('one'))
-          .where('tenant_id', '=', p.tenantId)
-          .where('identity_id', '=', p.identityId)
-          .where('account_provider_id', '=', p.accountProviderId),
-      ).as('hasOne'),
-      eb
+    builder.selectNoFrom((eb) => {
+      const accounts = eb
         .selectFrom('account')
-        .select('identity_id')
-        .where('tenant_id', '=', p.tenantId)
-        .where('account_provider_id', '=', p.accountProviderId)
-        .where('issued_user_id', '=', p.issuedUserId)
-        .as('usedBy'),
-      exists(
-        eb,
+        .where('tenant_id', '=', p.tenantId);
+      return [
         eb
-          .selectFrom('account')
-          .select(sql.lit(1).as('one'))
+          .selectFrom('account_provider')
+          .select('allows_multiple_accounts')
           .where('tenant_id', '=', p.tenantId)
-          .where('account_id', '=', p.accountId),
-      ).as('idTaken'),
-    ]),
+          .where('account_provider_id', '=', p.accountProviderId)
+          .as('allowsMultiple'),
+        exists(
+          eb,
+          accounts
+            .select(sql.lit(1).as('one'))
+            .where('identity_id', '=', p.identityId)
+            .where('account_provider_id', '=', p.accountProviderId),
+        ).as('hasOne'),
+        accounts
+          .select('identity_id')
+          .where('account_provider_id', '=', p.accountProviderId)
+          .where('issued_user_id', '=', p.issuedUserId)
+          .as('usedBy'),
+        exists(
+          eb,
+          accounts
+            .select(sql.lit(1).as('one'))
+            .where('account_id', '=', p.accountId),
+        ).as('idTaken'),
+      ];
+    }),
 );
 
 /** Removes the identity's account with its event; see removeAccount. */
@@ -131,16 +133,7 @@ const REMOVE_ACCOUNT = statement((p: AccountParams) =>
 );
 
 /** An account to record for an identity, as the import format has it. */
-export interface NewAccount {
-  accountId: string;
-  accountProviderId: string;
-  issuedUserId: string;
-  accountPrivatePersonalIdentifier: string | null;
-  displayName: string | null;
-  emailAddress: string | null;
-  accountProfileUrl: string | null;
-  pictureUrl: string | null;
-}
+export type NewAccount = Omit<AccountRow, 'identityId'>;
 
 /** Why an account was not recorded, or `recorded`. */
 export type AddOutcome =

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { builder, rowsIn, statement } from '../database/sql';
 import { Prisma } from '../generated/prisma/client';
-import { appendAdminEvent, appendEvents } from '../events/events.repository';
+import { appendEvents } from '../events/events.repository';
 import type { LinkRow, ProviderRow } from '../tenants/tenant-data';
-import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
+import type { Transaction } from '../database/tenant-lock';
+import { afterPosition, SettingsRows } from './settings-rows.repository';
 
 export type ProviderSettings = Omit<
   ProviderRow,
@@ -33,13 +34,6 @@ const COLUMNS = {
 const storedLink = (link: LinkRow | null) =>
   link === null ? Prisma.DbNull : ({ ...link } as Prisma.InputJsonObject);
 
-/** A provider as the audit log holds it: its settings by their API names. */
-const described = ({ position: _p, ...row }: ProviderRow) => row;
-
-/**
- * A tenant's account providers, changed one at a time, each change with its
- * audit log entry in one transaction, after the tenant's settings lock.
- */
 /** A provider of the tenant, its row locked for the transaction. */
 const LOCK_PROVIDER = statement((p: { tenantId: string; id: string }) =>
   builder
@@ -67,9 +61,24 @@ const REMOVE_ACCOUNTS = statement((p: { tenantId: string; id: string }) =>
     .returning('identity_id as identityId'),
 );
 
+async function lockProvider(
+  tx: Transaction,
+  tenantId: string,
+  id: string,
+): Promise<ProviderRow | null> {
+  const [row] = await rowsIn(tx, LOCK_PROVIDER, { tenantId, id });
+  // The link settings were validated when they were written.
+  return row ? { ...row, link: row.link as LinkRow | null } : null;
+}
+
+/** A tenant's account providers; each change as SettingsRows makes it. */
 @Injectable()
 export class AccountProvidersRepository {
-  constructor(private readonly database: Database) {}
+  private readonly providers: SettingsRows<ProviderRow>;
+
+  constructor(private readonly database: Database) {
+    this.providers = new SettingsRows(database, 'provider', lockProvider);
+  }
 
   /** The providers in their order, after position `after`. */
   async findProviders(
@@ -78,12 +87,7 @@ export class AccountProvidersRepository {
     limit: number,
   ): Promise<ProviderRow[]> {
     return (await this.database.prisma.accountProvider.findMany({
-      where: {
-        tenantId,
-        ...(after !== undefined && { position: { gt: after } }),
-      },
-      orderBy: { position: 'asc' },
-      take: limit,
+      ...afterPosition(tenantId, after, limit),
       select: COLUMNS,
     })) as ProviderRow[];
   }
@@ -107,14 +111,12 @@ export class AccountProvidersRepository {
     settings: ProviderSettings,
     actor: string,
   ): Promise<ProviderRow | ProviderRefusal> {
-    return this.database.transaction(async (tx) => {
-      await lockTenantSettings(tx, tenantId);
-      if (await this.current(tx, tenantId, id)) return { refused: 'exists' };
+    return this.providers.create(tenantId, id, actor, async (tx) => {
       const { _max } = await tx.accountProvider.aggregate({
         where: { tenantId },
         _max: { position: true },
       });
-      const row = (await tx.accountProvider.create({
+      return (await tx.accountProvider.create({
         data: {
           tenantId,
           accountProviderId: id,
@@ -124,13 +126,6 @@ export class AccountProvidersRepository {
         },
         select: COLUMNS,
       })) as ProviderRow;
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'provider.created',
-        target: `provider:${id}`,
-        after: described(row),
-      });
-      return row;
     });
   }
 
@@ -145,12 +140,22 @@ export class AccountProvidersRepository {
     check: (current: ProviderRow) => boolean,
     actor: string,
   ): Promise<ProviderRow | ProviderRefusal | null> {
-    return this.database.transaction(async (tx) => {
-      await lockTenantSettings(tx, tenantId);
-      const current = await this.current(tx, tenantId, id);
-      if (!current) return null;
-      if (!check(current)) return { refused: 'stale' };
-      if (current.allowsMultipleAccounts && !settings.allowsMultipleAccounts) {
+    return this.providers.replace(
+      tenantId,
+      id,
+      check,
+      actor,
+      settings,
+      (tx) =>
+        tx.accountProvider.update({
+          where: {
+            tenantId_accountProviderId: { tenantId, accountProviderId: id },
+          },
+          data: { ...settings, link: storedLink(settings.link) },
+        }),
+      async (tx, current) => {
+        if (!current.allowsMultipleAccounts || settings.allowsMultipleAccounts)
+          return undefined;
         const several = await tx.account.groupBy({
           by: ['identityId'],
           where: { tenantId, accountProviderId: id },
@@ -158,29 +163,14 @@ export class AccountProvidersRepository {
           orderBy: { identityId: 'asc' },
           take: 10,
         });
-        if (several.length)
-          return {
-            refused: 'multiple-accounts',
-            identities: several.map((s) => s.identityId),
-          };
-      }
-      const after = { ...current, ...settings };
-      if (JSON.stringify(after) === JSON.stringify(current)) return current;
-      await tx.accountProvider.update({
-        where: {
-          tenantId_accountProviderId: { tenantId, accountProviderId: id },
-        },
-        data: { ...settings, link: storedLink(settings.link) },
-      });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'provider.updated',
-        target: `provider:${id}`,
-        before: described(current),
-        after: described(after),
-      });
-      return after;
-    });
+        return several.length
+          ? {
+              refused: 'multiple-accounts' as const,
+              identities: several.map((s) => s.identityId),
+            }
+          : undefined;
+      },
+    );
   }
 
   /**
@@ -196,64 +186,57 @@ export class AccountProvidersRepository {
     withAccounts: boolean,
     actor: string,
   ): Promise<{ removedAccounts: number } | ProviderRefusal | null> {
-    return this.database.transaction(async (tx) => {
-      await lockTenantSettings(tx, tenantId);
-      const current = await this.current(tx, tenantId, id);
-      if (!current) return null;
-      if (!check(current)) return { refused: 'stale' };
-      const issuers = await tx.tokenIssuer.findMany({
-        where: { tenantId, accountProvider: id },
-        orderBy: { position: 'asc' },
-        select: { issuer: true },
-      });
-      if (issuers.length)
-        return { refused: 'issuers', issuers: issuers.map((i) => i.issuer) };
-      let removedAccounts = 0;
-      if (withAccounts) {
-        const removed = await rowsIn(tx, REMOVE_ACCOUNTS, {
-          tenantId,
-          id,
+    return this.providers.remove(
+      tenantId,
+      id,
+      check,
+      actor,
+      async (tx) => {
+        let removedAccounts = 0;
+        if (withAccounts) {
+          const removed = await rowsIn(tx, REMOVE_ACCOUNTS, {
+            tenantId,
+            id,
+          });
+          removedAccounts = removed.length;
+          await appendEvents(
+            tx,
+            tenantId,
+            [...new Set(removed.map((r) => r.identityId))]
+              .sort()
+              .map((identityId) => ({
+                identityId,
+                type: 'updated' as const,
+                fields: ['accounts'],
+              })),
+          );
+        }
+        await tx.accountProvider.delete({
+          where: {
+            tenantId_accountProviderId: { tenantId, accountProviderId: id },
+          },
         });
-        removedAccounts = removed.length;
-        await appendEvents(
-          tx,
-          tenantId,
-          [...new Set(removed.map((r) => r.identityId))]
-            .sort()
-            .map((identityId) => ({
-              identityId,
-              type: 'updated' as const,
-              fields: ['accounts'],
-            })),
-        );
-      } else {
+        return { removedAccounts };
+      },
+      async (tx) => {
+        const issuers = await tx.tokenIssuer.findMany({
+          where: { tenantId, accountProvider: id },
+          orderBy: { position: 'asc' },
+          select: { issuer: true },
+        });
+        if (issuers.length)
+          return {
+            refused: 'issuers' as const,
+            issuers: issuers.map((i) => i.issuer),
+          };
+        if (withAccounts) return undefined;
         const accounts = await tx.account.count({
           where: { tenantId, accountProviderId: id },
         });
-        if (accounts) return { refused: 'accounts', accounts };
-      }
-      await tx.accountProvider.delete({
-        where: {
-          tenantId_accountProviderId: { tenantId, accountProviderId: id },
-        },
-      });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'provider.deleted',
-        target: `provider:${id}`,
-        before: described(current),
-      });
-      return { removedAccounts };
-    });
-  }
-
-  private async current(
-    tx: Transaction,
-    tenantId: string,
-    id: string,
-  ): Promise<ProviderRow | null> {
-    const [row] = await rowsIn(tx, LOCK_PROVIDER, { tenantId, id });
-    // The link settings were validated when they were written.
-    return row ? { ...row, link: row.link as LinkRow | null } : null;
+        return accounts
+          ? { refused: 'accounts' as const, accounts }
+          : undefined;
+      },
+    );
   }
 }

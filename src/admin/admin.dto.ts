@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsArray,
@@ -27,6 +28,19 @@ import {
 /** The longest a token may live when the admin API makes it: a year. */
 export const MAX_TTL_SECONDS = 366 * 86400;
 
+/** An optional name (a tenant's, an app's): 1 to 200 characters, its length checked first. */
+const OptionalName = () =>
+  applyDecorators(
+    Absent(),
+    Length(1, 200, { message: 'must be 1 to 200 characters' }),
+    IsText(),
+    ApiPropertyOptional({
+      minLength: 1,
+      maxLength: 200,
+      pattern: STORABLE_TEXT.source,
+    }),
+  );
+
 export class TenantSettingsResponse {
   @ApiProperty({ example: 'demo' }) id: string;
   @ApiProperty({ example: 'Demo tenant' }) name: string;
@@ -46,15 +60,7 @@ export class TenantSettingsResponse {
 
 /** PATCH of the settings: the keys it names are replaced. */
 export class TenantSettingsPatch {
-  @Absent()
-  @IsText()
-  @Length(1, 200, { message: 'must be 1 to 200 characters' })
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: 200,
-    pattern: STORABLE_TEXT.source,
-  })
-  name?: string;
+  @OptionalName() name?: string;
 
   // Its sizes (at most 100 roles of 1 to 200 characters) are checked once
   // it is known to be a list (AdminService.updateSettings).
@@ -114,15 +120,7 @@ export class TokenRequestBody {
   @IsText()
   @ApiPropertyOptional({ maxLength: 512, pattern: STORABLE_TEXT.source })
   accountId?: string;
-  @Absent()
-  @IsText()
-  @Length(1, 200, { message: 'must be 1 to 200 characters' })
-  @ApiPropertyOptional({
-    minLength: 1,
-    maxLength: 200,
-    pattern: STORABLE_TEXT.source,
-  })
-  appId?: string;
+  @OptionalName() appId?: string;
 
   @Absent()
   @IsArray({ message: 'must be an array' })

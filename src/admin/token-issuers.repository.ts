@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { builder, rowsIn, statement } from '../database/sql';
-import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
-import { appendAdminEvent } from '../events/events.repository';
+import type { Transaction } from '../database/tenant-lock';
 import type { IssuerRow } from '../tenants/tenant-data';
+import { afterPosition, SettingsRows } from './settings-rows.repository';
 
 /** Why a change of an issuer was not made; the service says it. */
 export type IssuerRefusal =
@@ -27,15 +27,6 @@ const COLUMNS = {
   accountProvider: true,
 } as const;
 
-/** An issuer as the audit log holds it: its settings by their API names. */
-const described = ({ position: _p, ...row }: IssuerRow) => row;
-
-/**
- * A tenant's token issuers, changed one at a time, each change with its
- * audit log entry in one transaction, after the tenant's settings lock.
- * The verifiers of every instance read them again within their cache's
- * time (JwtVerifier), so a change reaches every instance in seconds.
- */
 /** A token issuer of the tenant, its row locked for the transaction. */
 const LOCK_ISSUER = statement((p: { tenantId: string; issuer: string }) =>
   builder
@@ -59,9 +50,30 @@ const LOCK_ISSUER = statement((p: { tenantId: string; issuer: string }) =>
     .forUpdate(),
 );
 
+async function lockIssuer(
+  tx: Transaction,
+  tenantId: string,
+  issuer: string,
+): Promise<IssuerRow | null> {
+  const [row]: (IssuerRow | undefined)[] = await rowsIn(tx, LOCK_ISSUER, {
+    tenantId,
+    issuer,
+  });
+  return row ?? null;
+}
+
+/**
+ * A tenant's token issuers; each change as SettingsRows makes it. The
+ * verifiers of every instance read them again within their cache's time
+ * (JwtVerifier), so a change reaches every instance in seconds.
+ */
 @Injectable()
 export class TokenIssuersRepository {
-  constructor(private readonly database: Database) {}
+  private readonly issuers: SettingsRows<IssuerRow>;
+
+  constructor(private readonly database: Database) {
+    this.issuers = new SettingsRows(database, 'issuer', lockIssuer);
+  }
 
   /** The issuers in their order, after position `after`. */
   findIssuers(
@@ -70,12 +82,7 @@ export class TokenIssuersRepository {
     limit: number,
   ): Promise<IssuerRow[]> {
     return this.database.prisma.tokenIssuer.findMany({
-      where: {
-        tenantId,
-        ...(after !== undefined && { position: { gt: after } }),
-      },
-      orderBy: { position: 'asc' },
-      take: limit,
+      ...afterPosition(tenantId, after, limit),
       select: COLUMNS,
     }) as Promise<IssuerRow[]>;
   }
@@ -86,26 +93,21 @@ export class TokenIssuersRepository {
     row: Omit<IssuerRow, 'position'>,
     actor: string,
   ): Promise<IssuerRow | IssuerRefusal> {
-    return this.database.transaction(async (tx) => {
-      await lockTenantSettings(tx, tenantId);
-      if (await this.current(tx, tenantId, row.issuer))
-        return { refused: 'exists' };
-      const refused = await this.refusal(tx, tenantId, row);
-      if (refused) return refused;
-      const { _max } = await tx.tokenIssuer.aggregate({
-        where: { tenantId },
-        _max: { position: true },
-      });
-      const created = { ...row, position: (_max.position ?? -1) + 1 };
-      await tx.tokenIssuer.create({ data: { tenantId, ...created } });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'issuer.created',
-        target: `issuer:${row.issuer}`,
-        after: described(created),
-      });
-      return created;
-    });
+    return this.issuers.create(
+      tenantId,
+      row.issuer,
+      actor,
+      async (tx) => {
+        const { _max } = await tx.tokenIssuer.aggregate({
+          where: { tenantId },
+          _max: { position: true },
+        });
+        const created = { ...row, position: (_max.position ?? -1) + 1 };
+        await tx.tokenIssuer.create({ data: { tenantId, ...created } });
+        return created;
+      },
+      (tx) => this.refusal(tx, tenantId, row),
+    );
   }
 
   /**
@@ -118,28 +120,19 @@ export class TokenIssuersRepository {
     check: (current: IssuerRow) => boolean,
     actor: string,
   ): Promise<IssuerRow | IssuerRefusal | null> {
-    return this.database.transaction(async (tx) => {
-      await lockTenantSettings(tx, tenantId);
-      const current = await this.current(tx, tenantId, row.issuer);
-      if (!current) return null;
-      if (!check(current)) return { refused: 'stale' };
-      const refused = await this.refusal(tx, tenantId, row);
-      if (refused) return refused;
-      const after = { ...current, ...row };
-      if (JSON.stringify(after) === JSON.stringify(current)) return current;
-      await tx.tokenIssuer.update({
-        where: { tenantId_issuer: { tenantId, issuer: row.issuer } },
-        data: row,
-      });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'issuer.updated',
-        target: `issuer:${row.issuer}`,
-        before: described(current),
-        after: described(after),
-      });
-      return after;
-    });
+    return this.issuers.replace(
+      tenantId,
+      row.issuer,
+      check,
+      actor,
+      row,
+      (tx) =>
+        tx.tokenIssuer.update({
+          where: { tenantId_issuer: { tenantId, issuer: row.issuer } },
+          data: row,
+        }),
+      (tx) => this.refusal(tx, tenantId, row),
+    );
   }
 
   /** Removes the issuer when `check` passes; null when there is none. */
@@ -149,22 +142,18 @@ export class TokenIssuersRepository {
     check: (current: IssuerRow) => boolean,
     actor: string,
   ): Promise<IssuerRow | IssuerRefusal | null> {
-    return this.database.transaction(async (tx) => {
-      await lockTenantSettings(tx, tenantId);
-      const current = await this.current(tx, tenantId, issuer);
-      if (!current) return null;
-      if (!check(current)) return { refused: 'stale' };
-      await tx.tokenIssuer.delete({
-        where: { tenantId_issuer: { tenantId, issuer } },
-      });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'issuer.deleted',
-        target: `issuer:${issuer}`,
-        before: described(current),
-      });
-      return current;
-    });
+    return this.issuers.remove(
+      tenantId,
+      issuer,
+      check,
+      actor,
+      async (tx, current) => {
+        await tx.tokenIssuer.delete({
+          where: { tenantId_issuer: { tenantId, issuer } },
+        });
+        return current;
+      },
+    );
   }
 
   /**
@@ -196,17 +185,5 @@ export class TokenIssuersRepository {
       others.some((o) => o.audiences.includes(a)),
     );
     return taken.length ? { refused: 'taken', audiences: taken } : undefined;
-  }
-
-  private async current(
-    tx: Transaction,
-    tenantId: string,
-    issuer: string,
-  ): Promise<IssuerRow | null> {
-    const [row]: (IssuerRow | undefined)[] = await rowsIn(tx, LOCK_ISSUER, {
-      tenantId,
-      issuer,
-    });
-    return row ?? null;
   }
 }

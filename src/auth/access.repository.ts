@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { sql } from 'kysely';
-import { builder, exists, statement } from '../database/sql';
+import { builder, exists, onTenantKey, statement } from '../database/sql';
 import {
   IDENTITY_SELECTION,
   identityOf,
@@ -70,9 +70,7 @@ const TOKEN_CALLER = statement((p: { tokenHash: string }) =>
   builder
     .selectFrom('token as t')
     .leftJoin('identity as i', (join) =>
-      join
-        .onRef('i.tenant_id', '=', 't.tenant_id')
-        .onRef('i.identity_id', '=', 't.identity_id'),
+      onTenantKey(join, 'i', 't', 'identity_id'),
     )
     .select((eb) => [
       't.id as tokenId',

@@ -2,10 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { appendAdminEvent } from '../events/events.repository';
 
-export interface NewToken {
-  id: string;
-  tenantId: string;
-  tokenHash: string;
+/** What a token grants: to which identity or app, with which scopes, until when. */
+export interface TokenGrant {
   type: 'access' | 'app';
   identityId: string | null;
   accountId: string | null;
@@ -14,14 +12,14 @@ export interface NewToken {
   expiresAt: Date | null;
 }
 
-export interface TokenSummary {
+export interface NewToken extends TokenGrant {
   id: string;
-  type: 'access' | 'app';
-  identityId: string | null;
-  accountId: string | null;
-  appId: string | null;
-  scopes: string[];
-  expiresAt: Date | null;
+  tenantId: string;
+  tokenHash: string;
+}
+
+export interface TokenSummary extends TokenGrant {
+  id: string;
   revokedAt: Date | null;
   createdAt: Date;
   lastUsedAt: Date | null;
@@ -41,7 +39,7 @@ const SUMMARY = {
 } as const;
 
 /** A token as the audit log describes it: never its secret or hash. */
-function describe(token: TokenSummary): object {
+function describe(token: TokenGrant): object {
   return {
     type: token.type,
     identityId: token.identityId,

@@ -267,38 +267,39 @@ export class TooManyRequests extends DomainError {
   }
 }
 
-export class DatabaseUnavailable extends DomainError {
+/** A dependency of the answer cannot answer now: 503, to be retried in 5 s. */
+abstract class ServiceUnavailable extends DomainError {
   readonly status = 503;
-  readonly slug = 'database-unavailable';
   readonly title = 'Service unavailable';
+  constructor(detail: string) {
+    super(detail);
+    this.headers['Retry-After'] = '5';
+  }
+}
+
+export class DatabaseUnavailable extends ServiceUnavailable {
+  readonly slug = 'database-unavailable';
   constructor() {
     super('The database cannot be reached; retry shortly.');
-    this.headers['Retry-After'] = '5';
   }
 }
 
 /** PostgreSQL stopped a statement past DATABASE_QUERY_TIMEOUT_MS: the database is up. */
-export class QueryTimedOut extends DomainError {
-  readonly status = 503;
+export class QueryTimedOut extends ServiceUnavailable {
   readonly slug = 'query-timeout';
-  readonly title = 'Service unavailable';
   constructor() {
     super(
       'The database took too long to answer this request and stopped it; retry shortly, or ask for less.',
     );
-    this.headers['Retry-After'] = '5';
   }
 }
 
-export class IssuerUnavailable extends DomainError {
-  readonly status = 503;
+export class IssuerUnavailable extends ServiceUnavailable {
   readonly slug = 'issuer-unavailable';
-  readonly title = 'Service unavailable';
   constructor() {
     super(
       "The token's issuer cannot be reached to check its signature; retry shortly.",
     );
-    this.headers['Retry-After'] = '5';
   }
 }
 

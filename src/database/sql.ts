@@ -4,11 +4,13 @@ import {
   ExpressionBuilder,
   DummyDriver,
   InferResult,
+  JoinBuilder,
   Kysely,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
   RawBuilder,
+  ReferenceExpression,
   sql,
 } from 'kysely';
 import type { Prisma } from '../generated/prisma/client';
@@ -102,6 +104,31 @@ export function exists<DB, TB extends keyof DB>(
   subquery: Expression<unknown>,
 ) {
   return eb.exists(subquery).$castTo<boolean>();
+}
+
+/** The tables (or aliases) of `TB` whose rows belong to a tenant. */
+type TenantTable<DB, TB extends keyof DB> = {
+  [T in TB]: DB[T] extends { tenant_id: unknown } ? T : never;
+}[TB] &
+  string;
+
+/**
+ * The join condition of two rows of one tenant by `key`, the tenant first
+ * as every key begins with it: `a.tenant_id = b.tenant_id AND a.key = b.key`.
+ */
+export function onTenantKey<
+  DB,
+  TB extends keyof DB,
+  A extends TenantTable<DB, TB>,
+  B extends TenantTable<DB, TB>,
+  K extends keyof DB[A] & keyof DB[B] & string,
+>(join: JoinBuilder<DB, TB>, a: A, b: B, key: K): JoinBuilder<DB, TB> {
+  // The type parameters hold that both columns exist on both sides.
+  const column = (table: string, name: string) =>
+    `${table}.${name}` as ReferenceExpression<DB, TB>;
+  return join
+    .onRef(column(a, 'tenant_id'), '=', column(b, 'tenant_id'))
+    .onRef(column(a, key), '=', column(b, key));
 }
 
 /**

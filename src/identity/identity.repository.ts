@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { sql, Updateable } from 'kysely';
-import { builder, rowsIn, statement } from '../database/sql';
+import { builder, onTenantKey, rowsIn, statement } from '../database/sql';
 import { appendEvents, eventsOf } from '../events/events.repository';
 import type { Identity } from '../generated/kysely/tables';
 import { Prisma } from '../generated/prisma/client';
@@ -231,14 +231,10 @@ const MERGE_CLASHES = statement((p: MergeParams) =>
   builder
     .selectFrom('account as b')
     .innerJoin('account_provider as p', (join) =>
-      join
-        .onRef('p.tenant_id', '=', 'b.tenant_id')
-        .onRef('p.account_provider_id', '=', 'b.account_provider_id'),
+      onTenantKey(join, 'p', 'b', 'account_provider_id'),
     )
     .innerJoin('account as a', (join) =>
-      join
-        .onRef('a.tenant_id', '=', 'b.tenant_id')
-        .onRef('a.account_provider_id', '=', 'b.account_provider_id'),
+      onTenantKey(join, 'a', 'b', 'account_provider_id'),
     )
     .select('b.account_provider_id as providerId')
     .distinct()

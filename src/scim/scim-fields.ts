@@ -7,7 +7,7 @@ import {
 } from '../identity/identity-fields';
 import { Prisma } from '../generated/prisma/client';
 import { MAX_ITEMS, MAX_PROPERTIES } from '../identity/identity-update.rules';
-import type { FilterAttributes } from './scim-filter-attributes';
+import type { Filterable, FilterAttributes } from './scim-filter-attributes';
 import { attribute, complex, ScimAttribute } from './scim-schema';
 
 /**
@@ -28,6 +28,29 @@ const LISTS: ReadonlySet<FieldKind> = new Set([
   'localities',
   'urls',
 ]);
+
+/**
+ * The SCIM type of an extension attribute of each kind, and how a filter
+ * compares it; properties, a complex attribute, are not filtered.
+ */
+const SIMPLE_KINDS: Record<
+  Exclude<FieldKind, 'properties'>,
+  {
+    type: Exclude<ScimAttribute['type'], 'complex'>;
+    filter: Filterable['kind'];
+  }
+> = {
+  id: { type: 'string', filter: 'text' },
+  text: { type: 'string', filter: 'text' },
+  email: { type: 'string', filter: 'text' },
+  locality: { type: 'string', filter: 'text' },
+  datetime: { type: 'dateTime', filter: 'time' },
+  flag: { type: 'boolean', filter: 'flag' },
+  texts: { type: 'string', filter: 'texts' },
+  emails: { type: 'string', filter: 'texts' },
+  localities: { type: 'string', filter: 'texts' },
+  urls: { type: 'reference', filter: 'texts' },
+};
 
 const invalid = (detail: string) => new InvalidRequest(detail);
 
@@ -54,15 +77,12 @@ export function fieldAttribute(name: string, spec: FieldSpec): ScimAttribute {
       ],
       { ...options, multiValued: true },
     );
-  const type =
-    spec.kind === 'flag'
-      ? 'boolean'
-      : spec.kind === 'datetime'
-        ? 'dateTime'
-        : spec.kind === 'urls'
-          ? 'reference'
-          : 'string';
-  return attribute(name, type, spec.description, options);
+  return attribute(
+    name,
+    SIMPLE_KINDS[spec.kind].type,
+    spec.description,
+    options,
+  );
 }
 
 /**
@@ -126,17 +146,9 @@ export function extensionFilters(urn: string): FilterAttributes {
   const filters: FilterAttributes = {};
   for (const [name, spec] of EXTENSION_FIELDS) {
     if (spec.kind === 'properties') continue;
-    const sql = Prisma.raw(`i.${spec.column}`);
-    const kind = LISTS.has(spec.kind)
-      ? 'texts'
-      : spec.kind === 'flag'
-        ? 'flag'
-        : spec.kind === 'datetime'
-          ? 'time'
-          : 'text';
     filters[`${urn}:${name}`.toLowerCase()] = {
-      sql,
-      kind,
+      sql: Prisma.raw(`i.${spec.column}`),
+      kind: SIMPLE_KINDS[spec.kind].filter,
       caseExact: spec.caseExact ?? spec.kind === 'id',
     };
   }

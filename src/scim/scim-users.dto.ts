@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches } from 'class-validator';
@@ -9,8 +10,12 @@ import { FILTER_LIMITS } from './scim-filter';
 // Within the request's 16 KiB of head (431 past it), as header values are.
 const TEXT = { maxLength: maxHeaderSize / 2, pattern: STORABLE_TEXT.source };
 
-const once = { message: 'must be given once' };
-const storable = { message: 'must not contain U+0000' };
+/** A parameter's text: storable (checked first), given once. */
+const IsParameterText = () =>
+  applyDecorators(
+    Matches(STORABLE_TEXT, { message: 'must not contain U+0000' }),
+    IsString({ message: 'must be given once' }),
+  );
 
 /**
  * A list of attribute paths may come as repeated parameters
@@ -33,8 +38,7 @@ export class ScimAttributesQuery {
   })
   @IsOptional()
   @joined
-  @IsString(once)
-  @Matches(STORABLE_TEXT, storable)
+  @IsParameterText()
   attributes?: string;
 
   @ApiPropertyOptional({
@@ -44,8 +48,7 @@ export class ScimAttributesQuery {
   })
   @IsOptional()
   @joined
-  @IsString(once)
-  @Matches(STORABLE_TEXT, storable)
+  @IsParameterText()
   excludedAttributes?: string;
 }
 
@@ -76,35 +79,35 @@ export class ScimPageQuery extends ScimAttributesQuery {
   count?: string;
 }
 
+/** `filter` of a list (RFC 7644 §3.4.2.2); `description` names what it may compare. */
+const FilterParameter = (description: string, example: string) =>
+  applyDecorators(
+    ApiPropertyOptional({
+      description,
+      example,
+      ...TEXT,
+      minLength: 1,
+      maxLength: FILTER_LIMITS.length,
+    }),
+    IsOptional(),
+    IsParameterText(),
+  );
+
 /** The query of GET /Users (RFC 7644 §3.4.2). */
 export class ScimListQuery extends ScimPageQuery {
-  @ApiPropertyOptional({
-    description:
-      'a SCIM filter on userName, externalId, id, emails.value, displayName, active, meta.lastModified or meta.created',
-    example: 'userName eq "ada@example.org"',
-    ...TEXT,
-    minLength: 1,
-    maxLength: FILTER_LIMITS.length,
-  })
-  @IsOptional()
-  @IsString(once)
-  @Matches(STORABLE_TEXT, storable)
+  @FilterParameter(
+    'a SCIM filter on userName, externalId, id, emails.value, displayName, active, meta.lastModified or meta.created',
+    'userName eq "ada@example.org"',
+  )
   filter?: string;
 }
 
 /** The query of GET /Groups (RFC 7644 §3.4.2). */
 export class ScimGroupListQuery extends ScimPageQuery {
-  @ApiPropertyOptional({
-    description:
-      'a SCIM filter on id, displayName, externalId or members.value',
-    example: 'displayName eq "admin"',
-    ...TEXT,
-    minLength: 1,
-    maxLength: FILTER_LIMITS.length,
-  })
-  @IsOptional()
-  @IsString(once)
-  @Matches(STORABLE_TEXT, storable)
+  @FilterParameter(
+    'a SCIM filter on id, displayName, externalId or members.value',
+    'displayName eq "admin"',
+  )
   filter?: string;
 }
 

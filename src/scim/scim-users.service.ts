@@ -112,6 +112,45 @@ function demoteFormerPrimaries(before: ScimUser, after: unknown): unknown {
   return patched;
 }
 
+/** A PUT's or a PATCH's arguments, as the controller passes them. */
+type UserWrite = [
+  tenantId: string,
+  base: string,
+  identityId: string,
+  body: unknown,
+  ifMatch?: string,
+];
+
+/**
+ * How a write makes the User to store of its body and the identity as it
+ * is when locked (`known` read before), and whether the User must keep a
+ * userName.
+ */
+interface WriteMode {
+  target(body: unknown, current: ScimUserRow, known: ScimUserRow): unknown;
+  userNameRequired(current: IdentityRecord): boolean;
+}
+
+/** PUT: the identity becomes what the body describes. */
+const PUT: WriteMode = {
+  target: (body) => body,
+  userNameRequired: () => true,
+};
+
+/** PATCH: the operations applied to the identity as it is when locked. */
+const PATCH: WriteMode = {
+  target: (body, current, known) => {
+    const user = toScimUser({ ...known, ...current }, '', '');
+    return demoteFormerPrimaries(
+      user,
+      applyPatch(user, body, USER_PATHS, readOnly),
+    );
+  },
+  // An identity made without a userName (by an import, or on sign-in)
+  // can be patched without one; one that has it cannot lose it.
+  userNameRequired: (current) => current.userName !== null,
+};
+
 /** Users as identities (docs/scim.md): reads, and writes with the identity API's effects. */
 @Injectable()
 export class ScimUsersService {
@@ -190,47 +229,13 @@ export class ScimUsersService {
   }
 
   /** PUT: the identity becomes what the body describes. */
-  replace(
-    tenantId: string,
-    base: string,
-    identityId: string,
-    body: unknown,
-    ifMatch?: string,
-  ): Promise<ScimUserAnswer> {
-    return this.write(
-      tenantId,
-      base,
-      identityId,
-      ifMatch,
-      () => body,
-      () => true,
-    );
+  replace(...write: UserWrite): Promise<ScimUserAnswer> {
+    return this.write(PUT, ...write);
   }
 
   /** PATCH: the operations applied to the identity as it is when locked. */
-  async patch(
-    tenantId: string,
-    base: string,
-    identityId: string,
-    body: unknown,
-    ifMatch?: string,
-  ): Promise<ScimUserAnswer> {
-    return this.write(
-      tenantId,
-      base,
-      identityId,
-      ifMatch,
-      (current, known) => {
-        const user = toScimUser({ ...known, ...current }, '', '');
-        return demoteFormerPrimaries(
-          user,
-          applyPatch(user, body, USER_PATHS, readOnly),
-        );
-      },
-      // An identity made without a userName (by an import, or on sign-in)
-      // can be patched without one; one that has it cannot lose it.
-      (current) => current.userName !== null,
-    );
+  patch(...write: UserWrite): Promise<ScimUserAnswer> {
+    return this.write(PATCH, ...write);
   }
 
   /** DELETE: as the identity API deletes (accounts, roles, tokens with it). */
@@ -245,16 +250,12 @@ export class ScimUsersService {
   }
 
   /**
-   * Writes what `target` makes of the identity, locked, in one transaction
-   * with its event; 412 when If-Match names another version.
+   * Writes what `mode` makes of the body and the identity, locked, in one
+   * transaction with its event; 412 when If-Match names another version.
    */
   private async write(
-    tenantId: string,
-    base: string,
-    identityId: string,
-    ifMatch: string | undefined,
-    target: (current: ScimUserRow, known: ScimUserRow) => unknown,
-    userNameRequired: (current: IdentityRecord) => boolean,
+    mode: WriteMode,
+    ...[tenantId, base, identityId, body, ifMatch]: UserWrite
   ): Promise<ScimUserAnswer> {
     const [known, tag, admin] = await Promise.all([
       this.users.findUser(tenantId, identityId),
@@ -276,8 +277,12 @@ export class ScimUsersService {
           return 'stale';
         const stored = keptAttributes(extras?.scimAttributes);
         const input = fromScimUser(
-          target({ ...known, ...current, scimAttributes: stored }, known),
-          userNameRequired(current),
+          mode.target(
+            body,
+            { ...known, ...current, scimAttributes: stored },
+            known,
+          ),
+          mode.userNameRequired(current),
           current,
         );
         const changes: IdentityChanges = applyUpdate(

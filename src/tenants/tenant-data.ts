@@ -2,6 +2,7 @@
 // already validated and normalized.
 
 import type { IssuerRow } from '../auth/token-issuer';
+import type { NewToken } from '../auth/token.repository';
 import type { IdentityFieldValues } from '../identity/identity-fields';
 
 // A token issuer's settings are auth's, which verifies its tokens.
@@ -63,16 +64,8 @@ export interface AccountRow {
   pictureUrl: string | null;
 }
 
-export interface TokenRow {
-  id: string;
-  tokenHash: string;
-  type: 'access' | 'app';
-  identityId: string | null;
-  accountId: string | null;
-  appId: string | null;
-  scopes: string[];
-  expiresAt: Date | null;
-}
+/** A token as the importer writes it: a new token, in the tenant being imported. */
+export type TokenRow = Omit<NewToken, 'tenantId'>;
 
 export interface TenantData {
   tenant: TenantRow;

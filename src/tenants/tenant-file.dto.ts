@@ -66,15 +66,27 @@ const TEXT_DOC = { pattern: STORABLE_TEXT.source } as const;
 const CLAIM_DOC = { ...TEXT_DOC, minLength: 1, maxLength: 200 } as const;
 
 /**
+ * The rules of an issuer's URL, checked in this order: an address the
+ * service may fetch from, its length, an absolute http(s) URL.
+ */
+const IssuerUrlRules = () =>
+  applyDecorators(IsIssuerUrl(), UrlLength(), IsHttpUrl());
+/** An optional URL of an issuer, or of an OpenID Connect provider found as one. */
+const OptionalIssuerUrl = (description: string) =>
+  applyDecorators(
+    Absent(),
+    IssuerUrlRules(),
+    ApiPropertyOptional({ ...URL_DOC, description }),
+  );
+
+/**
  * An authorization server whose signed JWTs the tenant accepts (an
  * extension of the import format: `tenant.tokenIssuers`; the admin API's
  * token issuers have the same keys). Documented for the OpenAPI document.
  */
 export class TokenIssuerEntry {
   @Required()
-  @IsHttpUrl()
-  @UrlLength()
-  @IsIssuerUrl()
+  @IssuerUrlRules()
   @ApiProperty({
     ...URL_DOC,
     description:
@@ -82,15 +94,9 @@ export class TokenIssuerEntry {
     example: 'https://login.example.com/',
   })
   issuer: string;
-  @Absent()
-  @IsHttpUrl()
-  @UrlLength()
-  @IsIssuerUrl()
-  @ApiPropertyOptional({
-    ...URL_DOC,
-    description:
-      'its key set; found by OpenID Connect discovery when left out (the same address rules)',
-  })
+  @OptionalIssuerUrl(
+    'its key set; found by OpenID Connect discovery when left out (the same address rules)',
+  )
   jwksUri?: string;
 
   @Required()
@@ -289,15 +295,9 @@ export class LinkSettings {
   @ApiProperty({ enum: LINK_TYPES })
   type: (typeof LINK_TYPES)[number];
 
-  @Absent()
-  @IsHttpUrl()
-  @UrlLength()
-  @IsIssuerUrl()
-  @ApiPropertyOptional({
-    ...URL_DOC,
-    description:
-      'OpenID Connect only: the provider, found by discovery (the same address rules as issuers)',
-  })
+  @OptionalIssuerUrl(
+    'OpenID Connect only: the provider, found by discovery (the same address rules as issuers)',
+  )
   issuer?: string;
   @Endpoint() authorizationEndpoint?: string;
   @Endpoint() tokenEndpoint?: string;

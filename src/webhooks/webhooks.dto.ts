@@ -37,17 +37,27 @@ const URL_RULES = () => [
   Length(1, 2048, { message: 'must be 1 to 2048 characters' }),
 ];
 
-const EVENT_TYPES_RULES = () => [
-  IsArray({ message: 'must be an array' }),
-  ArrayMinSize(1, { message: 'must name at least one type' }),
-  ArrayMaxSize(EVENT_TYPE_CHOICES.length, {
-    message: `must name at most ${EVENT_TYPE_CHOICES.length} types`,
-  }),
-  IsIn(EVENT_TYPE_CHOICES, {
-    each: true,
-    message: `each item must be one of ${EVENT_TYPE_CHOICES.join(', ')}`,
-  }),
-];
+/** The optional event types of a subscription; `description` only where a POST sets them. */
+const EventTypes = (description?: string) =>
+  applyDecorators(
+    Absent(),
+    IsArray({ message: 'must be an array' }),
+    ArrayMinSize(1, { message: 'must name at least one type' }),
+    ArrayMaxSize(EVENT_TYPE_CHOICES.length, {
+      message: `must name at most ${EVENT_TYPE_CHOICES.length} types`,
+    }),
+    IsIn(EVENT_TYPE_CHOICES, {
+      each: true,
+      message: `each item must be one of ${EVENT_TYPE_CHOICES.join(', ')}`,
+    }),
+    ApiPropertyOptional({
+      type: 'array',
+      items: { type: 'string', enum: EVENT_TYPE_CHOICES },
+      minItems: 1,
+      maxItems: EVENT_TYPE_CHOICES.length,
+      ...(description !== undefined && { description }),
+    }),
+  );
 
 const DESCRIPTION_RULES = () => [
   IsText(),
@@ -66,15 +76,9 @@ export class WebhookRequest {
   })
   url: string;
 
-  @Absent()
-  @applyDecorators(...EVENT_TYPES_RULES())
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'string', enum: EVENT_TYPE_CHOICES },
-    minItems: 1,
-    maxItems: EVENT_TYPE_CHOICES.length,
-    description: `the event types to deliver; \`${ALL_EVENT_TYPES}\` (the default) is every type, now and later`,
-  })
+  @EventTypes(
+    `the event types to deliver; \`${ALL_EVENT_TYPES}\` (the default) is every type, now and later`,
+  )
   eventTypes?: string[];
 
   @Absent()
@@ -97,15 +101,7 @@ export class WebhookPatch {
   @ApiPropertyOptional({ maxLength: 2048, pattern: STORABLE_TEXT.source })
   url?: string;
 
-  @Absent()
-  @applyDecorators(...EVENT_TYPES_RULES())
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { type: 'string', enum: EVENT_TYPE_CHOICES },
-    minItems: 1,
-    maxItems: EVENT_TYPE_CHOICES.length,
-  })
-  eventTypes?: string[];
+  @EventTypes() eventTypes?: string[];
 
   @ValidateIf((_o, value) => value !== undefined && value !== null)
   @applyDecorators(...DESCRIPTION_RULES())

@@ -165,37 +165,34 @@ export class WebhooksService {
     actor: string,
   ): Promise<WebhookView> {
     if (patch.url !== undefined) this.checkUrl(tenantId, patch.url);
-    return this.changed(
+    return this.change(
+      tenantId,
       id,
-      await this.webhooks.changeWebhook(
-        tenantId,
-        id,
-        (current) => ifMatchAllows(ifMatch, tagOf(webhookView(current))),
-        async (current) => ({
-          ...(patch.url !== undefined && { url: patch.url }),
-          ...(patch.eventTypes !== undefined && {
-            eventTypes: eventTypesOf(patch.eventTypes),
-          }),
-          ...(patch.description !== undefined && {
-            description: patch.description,
-          }),
-          ...(patch.enabled === false && {
-            enabled: false,
-            status: 'disabled',
-          }),
-          // Enabling again resumes from the position, with a clean slate.
-          ...(patch.enabled === true &&
-            (!current.enabled || current.status !== 'active') && {
-              enabled: true,
-              status: 'active',
-              failingSince: null,
-              failedAttempts: 0,
-              nextAttemptAt: new Date(),
-            }),
+      ifMatch,
+      async (current) => ({
+        ...(patch.url !== undefined && { url: patch.url }),
+        ...(patch.eventTypes !== undefined && {
+          eventTypes: eventTypesOf(patch.eventTypes),
         }),
-        actor,
-        'webhook.updated',
-      ),
+        ...(patch.description !== undefined && {
+          description: patch.description,
+        }),
+        ...(patch.enabled === false && {
+          enabled: false,
+          status: 'disabled',
+        }),
+        // Enabling again resumes from the position, with a clean slate.
+        ...(patch.enabled === true &&
+          (!current.enabled || current.status !== 'active') && {
+            enabled: true,
+            status: 'active',
+            failingSince: null,
+            failedAttempts: 0,
+            nextAttemptAt: new Date(),
+          }),
+      }),
+      actor,
+      'webhook.updated',
     );
   }
 
@@ -208,7 +205,7 @@ export class WebhooksService {
     const removed = await this.webhooks.removeWebhook(
       tenantId,
       id,
-      (current) => ifMatchAllows(ifMatch, tagOf(webhookView(current))),
+      matching(ifMatch),
       actor,
     );
     if (removed === 'stale')
@@ -233,21 +230,18 @@ export class WebhooksService {
     const secret = newSecret();
     const now = new Date();
     const until = new Date(now.getTime() + overlapSeconds * 1000);
-    const row = this.changed(
+    const row = await this.change(
+      tenantId,
       id,
-      await this.webhooks.changeWebhook(
-        tenantId,
-        id,
-        (current) => ifMatchAllows(ifMatch, tagOf(webhookView(current))),
-        async (current) => ({
-          secret,
-          secretCreatedAt: now,
-          previousSecret: overlapSeconds > 0 ? current.secret : null,
-          previousSecretUntil: overlapSeconds > 0 ? until : null,
-        }),
-        actor,
-        'webhook.secret-rotated',
-      ),
+      ifMatch,
+      async (current) => ({
+        secret,
+        secretCreatedAt: now,
+        previousSecret: overlapSeconds > 0 ? current.secret : null,
+        previousSecretUntil: overlapSeconds > 0 ? until : null,
+      }),
+      actor,
+      'webhook.secret-rotated',
     );
     return {
       secret,
@@ -281,19 +275,17 @@ export class WebhooksService {
       from = await this.webhooks.firstEventSince(tenantId, since);
     }
     const start = from;
-    this.changed(
+    // A replay takes no If-Match: it goes ahead on any settings.
+    await this.change(
+      tenantId,
       id,
-      await this.webhooks.changeWebhook(
-        tenantId,
-        id,
-        () => true,
-        async (current) =>
-          start !== null && start - 1n < current.position
-            ? { position: start - 1n, nextAttemptAt: new Date() }
-            : {},
-        actor,
-        'webhook.replayed',
-      ),
+      undefined,
+      async (current) =>
+        start !== null && start - 1n < current.position
+          ? { position: start - 1n, nextAttemptAt: new Date() }
+          : {},
+      actor,
+      'webhook.replayed',
     );
     return this.status(tenantId, id);
   }
@@ -373,10 +365,26 @@ export class WebhooksService {
     if (problem) throw invalid('url', problem);
   }
 
-  private changed(
+  /**
+   * Writes what `change` makes of the subscription, locked, when If-Match
+   * names its current settings: its view then; 404 or 412 otherwise.
+   */
+  private async change(
+    tenantId: string,
     id: string,
-    result: WebhookRow | 'stale' | undefined,
-  ): WebhookView {
+    ifMatch: string | undefined,
+    change: ChangeArguments[3],
+    actor: string,
+    action: ChangeArguments[5],
+  ): Promise<WebhookView> {
+    const result = await this.webhooks.changeWebhook(
+      tenantId,
+      id,
+      matching(ifMatch),
+      change,
+      actor,
+      action,
+    );
     if (result === 'stale')
       throw new PreconditionFailed('the current ETag of the webhook');
     if (!result) throw new WebhookNotFound(id);
@@ -391,6 +399,12 @@ export class WebhooksService {
     return row;
   }
 }
+
+type ChangeArguments = Parameters<WebhooksRepository['changeWebhook']>;
+
+/** Whether If-Match (absent: any) names the subscription's current settings. */
+const matching = (ifMatch: string | undefined) => (current: WebhookRow) =>
+  ifMatchAllows(ifMatch, tagOf(webhookView(current)));
 
 /** The stored form of a request's types: `*` alone when it is among them, each once. */
 function eventTypesOf(types: string[] | undefined): string[] {

@@ -28,7 +28,7 @@ import {
 import { ANSWERS } from './client-errors';
 import {
   domainProblem,
-  FRAMEWORK_ERRORS,
+  frameworkProblem,
   internalProblem,
   Problem,
   problem,
@@ -38,10 +38,7 @@ import {
 // example is the body and headers a 401 really has.
 const AT = '/demo/api/identity/v1';
 const ADMIN_AT = '/demo/api/admin/v1';
-const framework = (key: string): Problem => {
-  const { status, slug, detail } = FRAMEWORK_ERRORS[key];
-  return problem(status, slug, detail, AT);
-};
+const framework = (key: string) => frameworkProblem(key, AT);
 const unknownField = new InvalidRequest('Unknown field in fields: "nope".', [
   { field: 'fields', message: 'unknown field "nope"' },
 ]);

@@ -26,6 +26,7 @@ import {
 import {
   domainProblem,
   FRAMEWORK_ERRORS,
+  frameworkProblem,
   internalProblem,
   Problem,
   problem,
@@ -90,16 +91,13 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof DomainError) return domainProblem(error, instance);
     // Nest wraps errors of body parsing and routing; their cause says what happened.
     const cause = error instanceof HttpException ? error.cause : error;
-    const known =
-      FRAMEWORK_ERRORS[(cause as { type?: string })?.type ?? ''] ??
-      (cause instanceof URIError ? FRAMEWORK_ERRORS['uri.malformed'] : null);
-    if (known)
-      return problem(
-        known.status,
-        known.slug,
-        detailOf(known.detail, cause),
-        instance,
-      );
+    const type = (cause as { type?: string })?.type ?? '';
+    const key = FRAMEWORK_ERRORS[type]
+      ? type
+      : cause instanceof URIError
+        ? 'uri.malformed'
+        : undefined;
+    if (key) return frameworkProblem(key, instance, detailOf(cause));
     if (error instanceof HttpException && error.getStatus() === 404)
       return domainProblem(new RouteNotFound(instance), instance);
     if (error instanceof HttpException && error.getStatus() < 500)
@@ -117,8 +115,11 @@ export class ProblemFilter implements ExceptionFilter {
   }
 }
 
-/** A body over the limit names the limit of its path (the API's or SCIM's). */
-function detailOf(detail: string, cause: unknown): string {
+/**
+ * What a framework error says beyond its entry: a body over the limit names
+ * the limit of its path (the API's or SCIM's).
+ */
+function detailOf(cause: unknown): string | undefined {
   const { type, limit, body } = (cause ?? {}) as {
     type?: string;
     limit?: unknown;
@@ -129,7 +130,7 @@ function detailOf(detail: string, cause: unknown): string {
   // JSON that is valid but a string, number, boolean or null.
   if (type === 'entity.parse.failed' && isJsonScalar(body))
     return 'The request body must be a JSON object.';
-  return detail;
+  return undefined;
 }
 
 function isJsonScalar(text: unknown): boolean {

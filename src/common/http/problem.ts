@@ -74,6 +74,19 @@ export const FRAMEWORK_ERRORS: Record<
   },
 };
 
+/**
+ * The problem of an error raised below the service's own code, by its key
+ * in FRAMEWORK_ERRORS; `detail` where the error itself says more.
+ */
+export function frameworkProblem(
+  key: string,
+  instance: string,
+  detail?: string,
+): Problem {
+  const known = FRAMEWORK_ERRORS[key];
+  return problem(known.status, known.slug, detail ?? known.detail, instance);
+}
+
 /** The answer to an unexpected error: nothing but the request id to quote. */
 export const internalProblem = (requestId: string, instance: string) =>
   problem(

@@ -7,6 +7,7 @@ import {
   builder,
   compiled,
   condition,
+  onTenantKey,
   RowOf,
   rowsIn,
   statement,
@@ -39,9 +40,7 @@ const MEMBERS = statement((p: { tenantId: string; roleNames: string[] }) =>
   builder
     .selectFrom('role_assignment as a')
     .innerJoin('identity as i', (join) =>
-      join
-        .onRef('i.tenant_id', '=', 'a.tenant_id')
-        .onRef('i.identity_id', '=', 'a.identity_id'),
+      onTenantKey(join, 'i', 'a', 'identity_id'),
     )
     .select([
       'a.role_name as roleName',
