@@ -6,24 +6,21 @@ import {
   HttpCode,
   Param,
   Post,
-  Req,
-  Res,
 } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { answerCollection } from '../common/http/collection';
 import {
   ApiConditionalGet,
   ApiIdentityId,
   ApiIdentityRoute,
+  NoContent,
   ApiMergedRedirect,
   WHO,
 } from '../common/http/api-docs';
@@ -37,6 +34,7 @@ import type { NewAccount } from './accounts.repository';
 import { PROVIDER_ID, STORABLE_TEXT } from '../common/validation/field-rules';
 import { MAX_TEXT } from '../identity/identity-update.rules';
 import { AccountsService } from './accounts.service';
+import { type Exchange, Http } from '../common/http/exchange';
 import { API_PREFIX } from '../common/http/route-table';
 
 const TEXT = {
@@ -102,14 +100,13 @@ export class AccountsController {
   })
   async getCurrentAccounts(
     @Caller() caller: AccessCaller,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
     const accounts = await this.accounts.listAccounts(
       caller,
       caller.identityId,
     );
-    return answerCollection(req, res, { items: accounts });
+    return answerCollection(http, { items: accounts });
   }
 
   @Get(':id/accounts')
@@ -131,14 +128,13 @@ export class AccountsController {
   async getAccounts(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
     const accounts = await this.accounts.listAccounts(
       caller,
       target.identityId,
     );
-    return answerCollection(req, res, { items: accounts });
+    return answerCollection(http, { items: accounts });
   }
   @Post(':id/accounts')
   @Access('identity-accounts-write')
@@ -169,7 +165,6 @@ export class AccountsController {
 
   @Delete(':id/accounts/:accountId')
   @Access('identity-accounts-write')
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Remove an account of an identity',
     description: `The tokens issued for the account go with it. 404 when the identity has no such account. ${WRITERS}`,
@@ -177,10 +172,7 @@ export class AccountsController {
   @ApiIdentityRoute(404)
   @ApiIdentityId()
   @ACCOUNT_ID()
-  @ApiNoContentResponse({
-    description: 'removed',
-    headers: headers(...RATE_LIMIT),
-  })
+  @NoContent('removed')
   removeAccount(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },
@@ -195,17 +187,13 @@ export class AccountsController {
 
   @Delete('accounts/:accountId')
   @Access('current')
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Unlink one of the caller’s accounts',
     description: `The tokens issued for the account go with it. 409 current-account for the account the calling token was issued for (isCurrent), 404 when the caller has no such account. ${WHO.current}`,
   })
   @ApiIdentityRoute(404, 409)
   @ACCOUNT_ID()
-  @ApiNoContentResponse({
-    description: 'unlinked',
-    headers: headers(...RATE_LIMIT),
-  })
+  @NoContent('unlinked')
   unlinkAccount(
     @Caller() caller: AccessCaller,
     @Param('accountId') accountId: string,

@@ -1,41 +1,12 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { Access } from '../common/http/access.decorator';
+import { Body, Controller, Headers, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Caller } from '../identity/caller.decorator';
 import type { AppCaller } from '../identity/principal';
-import {
-  ApiAdminRoute,
-  ApiConditionalGet,
-  ApiIfMatch,
-  ApiPaging,
-} from '../common/http/api-docs';
-import { headers, RATE_LIMIT } from '../common/http/api-headers';
-import { answerCollection } from '../common/http/collection';
+import { answerPage } from '../common/http/collection';
 import { conditionalJson, createdJson } from '../common/http/conditional';
+import { type Exchange, Http } from '../common/http/exchange';
 import { ADMIN_PREFIX } from '../common/http/route-table';
-import { pageOf, PageQuery } from '../common/pagination';
+import { PageQuery } from '../common/pagination';
 import { JsonBodyPipe } from '../common/validation/json-body.pipe';
 import { TokenIssuerEntry } from '../tenants/tenant-file.dto';
 import {
@@ -44,15 +15,20 @@ import {
   IssuerReplacement,
   IssuerResponseBody,
 } from './admin.dto';
-import { actorOf, WHO } from './admin-rules';
+import { actorOf } from './admin-rules';
+import { adminRoutes } from './admin-routes';
 import { ISSUERS_ORDER, TokenIssuersService } from './token-issuers.service';
 
-const ISSUER = () =>
-  ApiParam({
+const Issuer = adminRoutes({
+  path: '',
+  id: {
     name: 'issuerId',
     description: 'the issuer’s id, as the list shows it',
     schema: { type: 'string', pattern: ISSUER_ID.source, maxLength: 22 },
-  });
+  },
+  called: 'the issuer',
+  type: IssuerResponseBody,
+});
 
 const RULES =
   'The keys and rules of the tenant file’s tokenIssuers, the outbound address rules included; another tenant’s issuer and audience is a 409. Every instance follows a change within 5 seconds, keys included.';
@@ -63,105 +39,68 @@ const RULES =
 export class TokenIssuersController {
   constructor(private readonly issuers: TokenIssuersService) {}
 
-  @Get()
-  @Access('admin')
-  @ApiOperation({
+  @Issuer.list({
     summary: 'The tenant’s token issuers, a page at a time',
-    description: `In their order. ${WHO}`,
-  })
-  @ApiAdminRoute()
-  @ApiConditionalGet()
-  @ApiPaging()
-  @ApiOkResponse({
-    type: [IssuerResponseBody],
-    headers: headers(...RATE_LIMIT, 'ETag', 'Link'),
+    description: 'In their order.',
   })
   async getIssuers(
     @Caller() caller: AppCaller,
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
-    return answerCollection(
-      req,
-      res,
-      await this.issuers.listIssuers(
-        caller.tenantId,
-        pageOf(query, ISSUERS_ORDER),
-      ),
+    return answerPage(http, query, ISSUERS_ORDER, (page) =>
+      this.issuers.listIssuers(caller.tenantId, page),
     );
   }
 
-  @Post()
-  @Access('admin')
-  @HttpCode(201)
-  @ApiOperation({
-    summary: 'Trust a token issuer',
-    description: `After the others; 409 when the tenant trusts it already. ${RULES} Recorded in the audit log. ${WHO}`,
-  })
-  @ApiAdminRoute(409, 413, 415)
-  @ApiBody({ type: TokenIssuerEntry })
-  @ApiCreatedResponse({
-    type: IssuerResponseBody,
-    headers: headers(...RATE_LIMIT, 'ETag', 'Location'),
-  })
+  @Issuer.create(
+    {
+      summary: 'Trust a token issuer',
+      description: `After the others; 409 when the tenant trusts it already. ${RULES} Recorded in the audit log.`,
+    },
+    TokenIssuerEntry,
+    { problems: [409] },
+  )
   async createIssuer(
     @Caller() caller: AppCaller,
     @Body(new JsonBodyPipe(TokenIssuerEntry, ISSUER_KEYS))
     body: Readonly<TokenIssuerEntry>,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string> {
     const issuer = await this.issuers.createIssuer(
       caller.tenantId,
       body,
       actorOf(caller.appId),
     );
-    return createdJson(res, `${req.path}/${issuer.id}`, issuer);
+    return createdJson(http, issuer.id, issuer);
   }
 
-  @Get(':issuerId')
-  @Access('admin')
-  @ApiOperation({ summary: 'A token issuer', description: WHO })
-  @ApiAdminRoute(404)
-  @ISSUER()
-  @ApiConditionalGet()
-  @ApiOkResponse({
-    type: IssuerResponseBody,
-    headers: headers(...RATE_LIMIT, 'ETag'),
-  })
+  @Issuer.read({ summary: 'A token issuer' })
   async getIssuer(
     @Caller() caller: AppCaller,
     @Param('issuerId') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
     const issuer = await this.issuers.issuer(caller.tenantId, id);
-    return conditionalJson(req, res, JSON.stringify(issuer));
+    return conditionalJson(http, JSON.stringify(issuer));
   }
 
-  @Put(':issuerId')
-  @Access('admin')
-  @ApiOperation({
-    summary: 'Replace a token issuer’s settings',
-    description: `Every key: the ones left out take their defaults; its issuer URL stays (another URL is another issuer). ${RULES} Recorded in the audit log with the settings before and after. ${WHO}`,
-  })
-  @ApiAdminRoute(404, 409, 412, 413, 415)
-  @ISSUER()
-  @ApiIfMatch('the issuer')
-  @ApiBody({ type: IssuerReplacement })
-  @ApiOkResponse({
-    type: IssuerResponseBody,
-    headers: headers(...RATE_LIMIT, 'ETag'),
-  })
+  @Issuer.change(
+    'PUT',
+    {
+      summary: 'Replace a token issuer’s settings',
+      description: `Every key: the ones left out take their defaults; its issuer URL stays (another URL is another issuer). ${RULES} Recorded in the audit log with the settings before and after.`,
+    },
+    IssuerReplacement,
+    [409],
+  )
   async replaceIssuer(
     @Caller() caller: AppCaller,
     @Param('issuerId') id: string,
     @Body(new JsonBodyPipe(IssuerReplacement, [...ISSUER_KEYS, 'id']))
     body: Readonly<IssuerReplacement>,
     @Headers('if-match') ifMatch: string | undefined,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
     const issuer = await this.issuers.replaceIssuer(
       caller.tenantId,
@@ -170,23 +109,17 @@ export class TokenIssuersController {
       ifMatch,
       actorOf(caller.appId),
     );
-    return conditionalJson(req, res, JSON.stringify(issuer));
+    return conditionalJson(http, JSON.stringify(issuer));
   }
 
-  @Delete(':issuerId')
-  @Access('admin')
-  @HttpCode(204)
-  @ApiOperation({
-    summary: 'Stop trusting a token issuer',
-    description: `Its tokens answer 401 on every instance within 5 seconds; the identities it created stay. Recorded in the audit log. ${WHO}`,
-  })
-  @ApiAdminRoute(404, 412)
-  @ISSUER()
-  @ApiIfMatch('the issuer')
-  @ApiNoContentResponse({
-    description: 'removed',
-    headers: headers(...RATE_LIMIT),
-  })
+  @Issuer.remove(
+    {
+      summary: 'Stop trusting a token issuer',
+      description:
+        'Its tokens answer 401 on every instance within 5 seconds; the identities it created stay. Recorded in the audit log.',
+    },
+    'removed',
+  )
   async removeIssuer(
     @Caller() caller: AppCaller,
     @Param('issuerId') id: string,

@@ -1,37 +1,22 @@
-import {
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Put,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiNoContentResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-} from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { Controller, Delete, Param, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Access } from '../common/http/access.decorator';
 import { Caller, Target } from '../identity/caller.decorator';
 import type { AccessCaller, Principal } from '../identity/principal';
 import {
   ApiIdentityId,
   ApiIdentityRoute,
-  ApiList,
+  NoContent,
+  RelationList,
 } from '../common/http/api-docs';
-import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import {
   IDENTITY_ID,
   IDENTITY_ID_MAX_LENGTH,
 } from '../common/validation/field-rules';
-import { answerCollection } from '../common/http/collection';
+import { answerPage } from '../common/http/collection';
+import { type Exchange, Http } from '../common/http/exchange';
 import { API_PREFIX } from '../common/http/route-table';
-import { pageOf, PageQuery } from '../common/pagination';
+import { PageQuery } from '../common/pagination';
 import { FriendResponse } from './friends.dto';
 import { FRIENDS_ORDER, FriendsService } from './friends.service';
 
@@ -54,48 +39,41 @@ const WRITERS =
 export class FriendsController {
   constructor(private readonly friends: FriendsService) {}
 
-  @Get('friends')
-  @Access('current')
-  @ApiList('friends', 'display name then identityId', FriendResponse, 'current')
-  async getCurrentFriends(
+  @RelationList(
+    'friends',
+    'display name then identityId',
+    FriendResponse,
+    'current',
+  )
+  getCurrentFriends(
     @Caller() caller: AccessCaller,
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
-    const page = pageOf(query, FRIENDS_ORDER);
-    return answerCollection(
-      req,
-      res,
-      await this.friends.listFriends(caller.tenantId, caller.identityId, page),
+    return answerPage(http, query, FRIENDS_ORDER, (page) =>
+      this.friends.listFriends(caller.tenantId, caller.identityId, page),
     );
   }
 
-  @Get(':id/friends')
-  @Access('identity-relations')
-  @ApiList(
+  @RelationList(
     'friends',
     'display name then identityId',
     FriendResponse,
     'relations',
   )
-  async getFriends(
+  getFriends(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
-    const page = pageOf(query, FRIENDS_ORDER);
-    return answerCollection(
-      req,
-      res,
-      await this.friends.listFriends(caller.tenantId, target.identityId, page),
+    return answerPage(http, query, FRIENDS_ORDER, (page) =>
+      this.friends.listFriends(caller.tenantId, target.identityId, page),
     );
   }
+
   @Put(':id/friends/:friendId')
   @Access('identity-friends-write')
-  @HttpCode(204)
   @ApiOperation({
     summary: 'Make two identities friends',
     description: `Idempotent: 204 whether or not they were friends already. 400 for the identity itself, 404 when either is no identity of the tenant. ${WRITERS}`,
@@ -103,10 +81,7 @@ export class FriendsController {
   @ApiIdentityRoute(404, 415)
   @ApiIdentityId()
   @FRIEND_ID_DOC()
-  @ApiNoContentResponse({
-    description: 'they are friends',
-    headers: headers(...RATE_LIMIT),
-  })
+  @NoContent('they are friends')
   addFriend(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },
@@ -117,7 +92,6 @@ export class FriendsController {
 
   @Delete(':id/friends/:friendId')
   @Access('identity-friends-write')
-  @HttpCode(204)
   @ApiOperation({
     summary: 'End the friendship of two identities',
     description: `404 when they are not friends. ${WRITERS}`,
@@ -125,10 +99,7 @@ export class FriendsController {
   @ApiIdentityRoute(404)
   @ApiIdentityId()
   @FRIEND_ID_DOC()
-  @ApiNoContentResponse({
-    description: 'they are friends no longer',
-    headers: headers(...RATE_LIMIT),
-  })
+  @NoContent('they are friends no longer')
   removeFriend(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },

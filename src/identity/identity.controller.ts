@@ -1,24 +1,20 @@
 import {
+  applyDecorators,
   Body,
   Controller,
   Delete,
   Get,
   Headers,
-  HttpCode,
   Put,
   Query,
-  Req,
-  Res,
 } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtraModels,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { Access } from '../common/http/access.decorator';
 import { Caller, Target } from './caller.decorator';
 import type { AccessCaller, Principal } from './principal';
@@ -26,6 +22,7 @@ import {
   ApiConditionalGet,
   ApiIdentityId,
   ApiIdentityRoute,
+  NoContent,
   ApiIfMatch,
   ApiMergedRedirect,
   WHO,
@@ -43,9 +40,22 @@ import { UPDATE_BODY_SCHEMA } from './identity-update.schema';
 import type { IdentityUpdate, PartialIdentityResponse } from './identity.dto';
 import { IdentityService } from './identity.service';
 import { UpdateIdentityPipe } from './update-identity.pipe';
+import { type Exchange, Http } from '../common/http/exchange';
 import { API_PREFIX } from '../common/http/route-table';
 
 const WITH_ETAG = headers(...RATE_LIMIT, 'ETag');
+
+/** A GET's answer: the identity, whole or reduced, and 304 to its ETag. */
+const ApiIdentityView = () =>
+  applyDecorators(
+    ApiConditionalGet(),
+    ApiExtraModels(IdentityResponse, ReducedIdentityResponse),
+    ApiOkResponse({
+      description: 'the identity',
+      schema: IDENTITY_VIEW_SCHEMA,
+      headers: WITH_ETAG,
+    }),
+  );
 
 @ApiTags('identity')
 @Controller(API_PREFIX)
@@ -59,24 +69,17 @@ export class IdentityController {
     description: `A field without a value is left out. ${WHO.current}`,
   })
   @ApiIdentityRoute()
-  @ApiConditionalGet()
-  @ApiExtraModels(IdentityResponse, ReducedIdentityResponse)
-  @ApiOkResponse({
-    description: 'the identity',
-    schema: IDENTITY_VIEW_SCHEMA,
-    headers: WITH_ETAG,
-  })
+  @ApiIdentityView()
   async getCurrentIdentity(
     @Caller() caller: AccessCaller,
     @Query() query: IdentityQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<PartialIdentityResponse | undefined> {
     const { body, etag } = await this.identities.currentIdentity(
       caller,
       query.fields,
     );
-    return conditional(req, res, etag, body);
+    return conditional(http, etag, body);
   }
 
   @Get(':id')
@@ -87,27 +90,20 @@ export class IdentityController {
   })
   @ApiIdentityRoute(404)
   @ApiIdentityId()
-  @ApiConditionalGet()
-  @ApiExtraModels(IdentityResponse, ReducedIdentityResponse)
-  @ApiOkResponse({
-    description: 'the identity',
-    schema: IDENTITY_VIEW_SCHEMA,
-    headers: WITH_ETAG,
-  })
+  @ApiIdentityView()
   @ApiMergedRedirect()
   async getIdentity(
     @Caller() caller: Principal,
     @Target() target: AccessTarget,
     @Query() query: IdentityQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<PartialIdentityResponse | undefined> {
     const { body, etag } = await this.identities.identity(
       caller,
       target,
       query.fields,
     );
-    return conditional(req, res, etag, body);
+    return conditional(http, etag, body);
   }
 
   @Put()
@@ -129,7 +125,7 @@ export class IdentityController {
     @Caller() caller: AccessCaller,
     @Body(UpdateIdentityPipe) update: IdentityUpdate,
     @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
+    @Http() { res }: Exchange,
   ): Promise<PartialIdentityResponse> {
     const { body, etag } = await this.identities.updateCurrentIdentity(
       caller,
@@ -142,7 +138,6 @@ export class IdentityController {
 
   @Delete()
   @Access('current')
-  @HttpCode(204)
   @ApiOperation({
     summary:
       'Delete the identity of the caller, with its accounts, friendships, roles and tokens',
@@ -150,10 +145,7 @@ export class IdentityController {
   })
   @ApiIdentityRoute(412)
   @ApiIfMatch()
-  @ApiNoContentResponse({
-    description: 'deleted',
-    headers: headers(...RATE_LIMIT),
-  })
+  @NoContent('deleted')
   deleteCurrentIdentity(
     @Caller() caller: AccessCaller,
     @Headers('if-match') ifMatch: string | undefined,
@@ -167,7 +159,6 @@ export class IdentityController {
 
   @Delete(':id')
   @Access('identity-delete')
-  @HttpCode(204)
   @ApiOperation({
     summary:
       'Delete an identity (itself, an admin, or an app with identities:delete)',
@@ -177,10 +168,7 @@ export class IdentityController {
   @ApiIdentityRoute(404, 412)
   @ApiIdentityId()
   @ApiIfMatch()
-  @ApiNoContentResponse({
-    description: 'deleted',
-    headers: headers(...RATE_LIMIT),
-  })
+  @NoContent('deleted')
   deleteIdentity(
     @Caller() caller: Principal,
     @Target() target: { identityId: string },

@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, HttpCode } from '@nestjs/common';
 import { Access } from '../common/http/access.decorator';
 import {
   ApiBearerAuth,
@@ -11,7 +11,9 @@ import {
 import type { ScimType } from '../common/errors';
 import { RouteNotFound } from '../common/errors';
 import { ApiAccessToken, ApiTenant } from '../common/http/api-docs';
+import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { problemHeaders, PROBLEMS } from '../common/http/api-problems';
+import { Route, type Verb } from '../common/http/route';
 import { domainProblem } from '../common/http/problem';
 import {
   SCIM_CONTENT_TYPE,
@@ -96,6 +98,30 @@ export const ScimRoute = (...statuses: number[]) =>
     ...[400, 401, 403, 406, 429, 431, 500, 503, ...statuses].map((status) =>
       ApiResponse(scimErrorResponse(status)),
     ),
+  );
+
+const DELETED = ApiResponse({
+  status: 204,
+  description: 'deleted',
+  headers: headers(...RATE_LIMIT),
+});
+
+/**
+ * A resource's operation: its method and path (below the controller's), the
+ * status RFC 7644 gives its success (201 for a POST that creates, 200 for a
+ * search, 204 for a DELETE, 200 otherwise), and what every SCIM route has
+ * (ScimRoute) with the problems it adds.
+ */
+export const ScimOperation = (
+  method: Verb,
+  path: string,
+  ...problems: number[]
+) =>
+  applyDecorators(
+    Route(method, path),
+    ...(method === 'DELETE' ? [HttpCode(204), DELETED] : []),
+    ...(method === 'POST' && path.endsWith('.search') ? [HttpCode(200)] : []),
+    ScimRoute(...problems),
   );
 
 /** A SCIM answer's body: application/scim+json of that schema. */

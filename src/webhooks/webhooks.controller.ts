@@ -1,43 +1,32 @@
 import {
   Body,
   Controller,
-  Delete,
-  Get,
   Headers,
   HttpCode,
   Param,
-  Patch,
-  Post,
   Query,
-  Req,
-  Res,
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
-  ApiOperation,
-  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { actorOf, WHO } from '../admin/admin-rules';
-import { Access } from '../common/http/access.decorator';
+import { actorOf } from '../admin/admin-rules';
+import { adminRoutes } from '../admin/admin-routes';
 import { Caller } from '../identity/caller.decorator';
 import type { AppCaller } from '../identity/principal';
 import {
-  ApiAdminRoute,
   ApiConditionalGet,
   ApiIfMatch,
   ApiPaging,
 } from '../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
-import { answerCollection } from '../common/http/collection';
+import { answerPage } from '../common/http/collection';
 import { conditionalJson, createdJson } from '../common/http/conditional';
+import { type Exchange, Http } from '../common/http/exchange';
 import { ADMIN_PREFIX } from '../common/http/route-table';
-import { pageOf, PageQuery } from '../common/pagination';
+import { PageQuery } from '../common/pagination';
 import { JsonBodyPipe } from '../common/validation/json-body.pipe';
 import {
   CreatedWebhookResponse,
@@ -57,12 +46,16 @@ import {
   WEBHOOKS_ORDER,
 } from './webhooks.service';
 
-const WEBHOOK = () =>
-  ApiParam({
+const Webhook = adminRoutes({
+  path: '',
+  id: {
     name: 'webhookId',
     description: 'the webhook’s id',
     schema: { type: 'string', pattern: WEBHOOK_ID.source, maxLength: 29 },
-  });
+  },
+  called: 'the webhook',
+  type: WebhookResponse,
+});
 
 const SETTINGS = ['url', 'eventTypes', 'description', 'enabled'] as const;
 
@@ -72,54 +65,34 @@ const SETTINGS = ['url', 'eventTypes', 'description', 'enabled'] as const;
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @Get()
-  @Access('admin')
-  @ApiOperation({
+  @Webhook.list({
     summary: 'The tenant’s webhooks, a page at a time',
-    description: `By creation. Never a secret. ${WHO}`,
-  })
-  @ApiAdminRoute()
-  @ApiConditionalGet()
-  @ApiPaging()
-  @ApiOkResponse({
-    type: [WebhookResponse],
-    headers: headers(...RATE_LIMIT, 'ETag', 'Link'),
+    description: 'By creation. Never a secret.',
   })
   async getWebhooks(
     @Caller() caller: AppCaller,
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
-    return answerCollection(
-      req,
-      res,
-      await this.webhooks.listWebhooks(
-        caller.tenantId,
-        pageOf(query, WEBHOOKS_ORDER),
-      ),
+    return answerPage(http, query, WEBHOOKS_ORDER, (page) =>
+      this.webhooks.listWebhooks(caller.tenantId, page),
     );
   }
 
-  @Post()
-  @Access('admin')
-  @HttpCode(201)
-  @ApiOperation({
-    summary: 'Subscribe an endpoint to the change log',
-    description: `It receives the events committed from now on, signed by the Standard Webhooks rules with the secret in this answer (shown once). At most 20 per tenant. Recorded in the audit log, without the secret. ${WHO}`,
-  })
-  @ApiAdminRoute(413, 415)
-  @ApiBody({ type: WebhookRequest })
-  @ApiCreatedResponse({
-    type: CreatedWebhookResponse,
-    headers: headers(...RATE_LIMIT, 'ETag', 'Location'),
-  })
+  @Webhook.create(
+    {
+      summary: 'Subscribe an endpoint to the change log',
+      description:
+        'It receives the events committed from now on, signed by the Standard Webhooks rules with the secret in this answer (shown once). At most 20 per tenant. Recorded in the audit log, without the secret.',
+    },
+    WebhookRequest,
+    { type: CreatedWebhookResponse },
+  )
   async createWebhook(
     @Caller() caller: AppCaller,
     @Body(new JsonBodyPipe(WebhookRequest, [...SETTINGS]))
     body: Readonly<WebhookRequest>,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string> {
     const { secret, ...webhook } = await this.webhooks.createWebhook(
       caller.tenantId,
@@ -128,53 +101,37 @@ export class WebhooksController {
     );
     // Status, Location and the ETag of the settings as GET shows them; the
     // answer adds the secret, this once.
-    createdJson(res, `${req.path}/${webhook.id}`, webhook);
-    res.setHeader('Cache-Control', 'no-store');
+    createdJson(http, webhook.id, webhook);
+    http.res.setHeader('Cache-Control', 'no-store');
     return JSON.stringify({ ...webhook, secret });
   }
 
-  @Get(':webhookId')
-  @Access('admin')
-  @ApiOperation({ summary: 'A webhook’s settings', description: WHO })
-  @ApiAdminRoute(404)
-  @WEBHOOK()
-  @ApiConditionalGet()
-  @ApiOkResponse({
-    type: WebhookResponse,
-    headers: headers(...RATE_LIMIT, 'ETag'),
-  })
+  @Webhook.read({ summary: 'A webhook’s settings' })
   async getWebhook(
     @Caller() caller: AppCaller,
     @Param('webhookId') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
     const webhook = await this.webhooks.webhook(caller.tenantId, id);
-    return conditionalJson(req, res, JSON.stringify(webhook));
+    return conditionalJson(http, JSON.stringify(webhook));
   }
 
-  @Patch(':webhookId')
-  @Access('admin')
-  @ApiOperation({
-    summary: 'Change a webhook’s settings',
-    description: `The keys sent are replaced (\`description: null\` removes it). \`enabled: false\` stops delivery where it is; \`enabled: true\` resumes it from there, also after the webhook was marked failing or disabled by a 410. Recorded in the audit log. ${WHO}`,
-  })
-  @ApiAdminRoute(404, 412, 413, 415)
-  @WEBHOOK()
-  @ApiIfMatch('the webhook')
-  @ApiBody({ type: WebhookPatch })
-  @ApiOkResponse({
-    type: WebhookResponse,
-    headers: headers(...RATE_LIMIT, 'ETag'),
-  })
+  @Webhook.change(
+    'PATCH',
+    {
+      summary: 'Change a webhook’s settings',
+      description:
+        'The keys sent are replaced (`description: null` removes it). `enabled: false` stops delivery where it is; `enabled: true` resumes it from there, also after the webhook was marked failing or disabled by a 410. Recorded in the audit log.',
+    },
+    WebhookPatch,
+  )
   async updateWebhook(
     @Caller() caller: AppCaller,
     @Param('webhookId') id: string,
     @Body(new JsonBodyPipe(WebhookPatch, [...SETTINGS]))
     body: Readonly<WebhookPatch>,
     @Headers('if-match') ifMatch: string | undefined,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
     const webhook = await this.webhooks.updateWebhook(
       caller.tenantId,
@@ -183,23 +140,17 @@ export class WebhooksController {
       ifMatch,
       actorOf(caller.appId),
     );
-    return conditionalJson(req, res, JSON.stringify(webhook));
+    return conditionalJson(http, JSON.stringify(webhook));
   }
 
-  @Delete(':webhookId')
-  @Access('admin')
-  @HttpCode(204)
-  @ApiOperation({
-    summary: 'Remove a webhook',
-    description: `Its delivery log goes with it; an attempt under way ends. Recorded in the audit log. ${WHO}`,
-  })
-  @ApiAdminRoute(404, 412)
-  @WEBHOOK()
-  @ApiIfMatch('the webhook')
-  @ApiNoContentResponse({
-    description: 'removed',
-    headers: headers(...RATE_LIMIT),
-  })
+  @Webhook.remove(
+    {
+      summary: 'Remove a webhook',
+      description:
+        'Its delivery log goes with it; an attempt under way ends. Recorded in the audit log.',
+    },
+    'removed',
+  )
   async removeWebhook(
     @Caller() caller: AppCaller,
     @Param('webhookId') id: string,
@@ -213,30 +164,32 @@ export class WebhooksController {
     );
   }
 
-  @Post(':webhookId/rotate-secret')
-  @Access('admin')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Give a webhook a new signing secret',
-    description: `The body is {} or names overlapSeconds. The new secret is in this answer only. For overlapSeconds (default a day, 0 for none) deliveries carry a signature with each secret, so a receiver can move to the new one without missing any. Recorded in the audit log, without either secret. ${WHO}`,
-  })
-  @ApiAdminRoute(404, 412, 413, 415)
-  @WEBHOOK()
-  @ApiIfMatch('the webhook')
-  @ApiBody({ type: RotateSecretRequest })
-  @ApiOkResponse({
-    type: RotatedSecretResponse,
-    headers: headers(...RATE_LIMIT),
-  })
+  @Webhook.action(
+    'POST',
+    'rotate-secret',
+    {
+      summary: 'Give a webhook a new signing secret',
+      description:
+        'The body is {} or names overlapSeconds. The new secret is in this answer only. For overlapSeconds (default a day, 0 for none) deliveries carry a signature with each secret, so a receiver can move to the new one without missing any. Recorded in the audit log, without either secret.',
+    },
+    [412, 413, 415],
+    HttpCode(200),
+    ApiIfMatch('the webhook'),
+    ApiBody({ type: RotateSecretRequest }),
+    ApiOkResponse({
+      type: RotatedSecretResponse,
+      headers: headers(...RATE_LIMIT),
+    }),
+  )
   async rotateWebhookSecret(
     @Caller() caller: AppCaller,
     @Param('webhookId') id: string,
     @Body(new JsonBodyPipe(RotateSecretRequest, ['overlapSeconds']))
     body: Readonly<RotateSecretRequest>,
     @Headers('if-match') ifMatch: string | undefined,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<RotatedSecretResponse> {
-    res.setHeader('Cache-Control', 'no-store');
+    http.res.setHeader('Cache-Control', 'no-store');
     return this.webhooks.rotateSecret(
       caller.tenantId,
       id,
@@ -246,20 +199,22 @@ export class WebhooksController {
     );
   }
 
-  @Post(':webhookId/replay')
-  @Access('admin')
-  @HttpCode(202)
-  @ApiOperation({
-    summary: 'Deliver events again',
-    description: `From an event id (fromEventId) or from a time (since), whichever is given: the webhook's position moves back to just before it (never forward), and delivery goes on from there, with each event's own webhook-id. Answers the delivery status. Recorded in the audit log. ${WHO}`,
-  })
-  @ApiAdminRoute(404, 413, 415)
-  @WEBHOOK()
-  @ApiBody({ type: ReplayRequest })
-  @ApiAcceptedResponse({
-    type: WebhookStatusResponse,
-    headers: headers(...RATE_LIMIT),
-  })
+  @Webhook.action(
+    'POST',
+    'replay',
+    {
+      summary: 'Deliver events again',
+      description:
+        "From an event id (fromEventId) or from a time (since), whichever is given: the webhook's position moves back to just before it (never forward), and delivery goes on from there, with each event's own webhook-id. Answers the delivery status. Recorded in the audit log.",
+    },
+    [413, 415],
+    HttpCode(202),
+    ApiBody({ type: ReplayRequest }),
+    ApiAcceptedResponse({
+      type: WebhookStatusResponse,
+      headers: headers(...RATE_LIMIT),
+    }),
+  )
   async replayWebhook(
     @Caller() caller: AppCaller,
     @Param('webhookId') id: string,
@@ -274,18 +229,19 @@ export class WebhooksController {
     );
   }
 
-  @Get(':webhookId/status')
-  @Access('admin')
-  @ApiOperation({
-    summary: 'A webhook’s delivery: backlog, lag, last delivery, last error',
-    description: `Live figures, read at each request. ${WHO}`,
-  })
-  @ApiAdminRoute(404)
-  @WEBHOOK()
-  @ApiOkResponse({
-    type: WebhookStatusResponse,
-    headers: headers(...RATE_LIMIT),
-  })
+  @Webhook.action(
+    'GET',
+    'status',
+    {
+      summary: 'A webhook’s delivery: backlog, lag, last delivery, last error',
+      description: 'Live figures, read at each request.',
+    },
+    [],
+    ApiOkResponse({
+      type: WebhookStatusResponse,
+      headers: headers(...RATE_LIMIT),
+    }),
+  )
   getWebhookStatus(
     @Caller() caller: AppCaller,
     @Param('webhookId') id: string,
@@ -293,35 +249,30 @@ export class WebhooksController {
     return this.webhooks.status(caller.tenantId, id);
   }
 
-  @Get(':webhookId/attempts')
-  @Access('admin')
-  @ApiOperation({
-    summary: 'A webhook’s delivery log, newest first',
-    description: `Each attempt: the event, when, how long, the receiver's HTTP status or what went wrong (never what the receiver said). Kept for WEBHOOK_LOG_DAYS. ${WHO}`,
-  })
-  @ApiAdminRoute(404)
-  @WEBHOOK()
-  @ApiPaging()
-  @ApiConditionalGet()
-  @ApiOkResponse({
-    type: [WebhookAttemptResponse],
-    headers: headers(...RATE_LIMIT, 'ETag', 'Link'),
-  })
+  @Webhook.action(
+    'GET',
+    'attempts',
+    {
+      summary: 'A webhook’s delivery log, newest first',
+      description:
+        "Each attempt: the event, when, how long, the receiver's HTTP status or what went wrong (never what the receiver said). Kept for WEBHOOK_LOG_DAYS.",
+    },
+    [],
+    ApiPaging(),
+    ApiConditionalGet(),
+    ApiOkResponse({
+      type: [WebhookAttemptResponse],
+      headers: headers(...RATE_LIMIT, 'ETag', 'Link'),
+    }),
+  )
   async getWebhookAttempts(
     @Caller() caller: AppCaller,
     @Param('webhookId') id: string,
     @Query() query: PageQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Http() http: Exchange,
   ): Promise<string | undefined> {
-    return answerCollection(
-      req,
-      res,
-      await this.webhooks.attempts(
-        caller.tenantId,
-        id,
-        pageOf(query, ATTEMPTS_ORDER),
-      ),
+    return answerPage(http, query, ATTEMPTS_ORDER, (page) =>
+      this.webhooks.attempts(caller.tenantId, id, page),
     );
   }
 }

@@ -1,8 +1,9 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, Get, HttpCode } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExtraModels,
   ApiHeader,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -20,6 +21,7 @@ import {
   TENANT_ID,
   TENANT_ID_MAX_LENGTH,
 } from '../validation/field-rules';
+import { Access } from './access.decorator';
 import { headers, RATE_LIMIT } from './api-headers';
 import { problemResponse } from './api-problems';
 import { ProblemResponse } from './problem.dto';
@@ -139,6 +141,13 @@ const anyCase = (word: string) =>
   word.replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
 const RESERVED = RESERVED_IDENTITY_IDS.map(anyCase).join('|');
 
+/** A route that answers 204: what the answer means. */
+export const NoContent = (description: string) =>
+  applyDecorators(
+    HttpCode(204),
+    ApiNoContentResponse({ description, headers: headers(...RATE_LIMIT) }),
+  );
+
 /** The `{id}` path parameter. */
 export const ApiIdentityId = () =>
   ApiParam({
@@ -189,16 +198,19 @@ export const ApiPaging = () =>
   );
 
 /**
- * A list route of the caller (`current`) or of `{id}` (`relations`): who may
- * call it, its paging, conditional answers, and the list it answers.
+ * A list of the caller's relations (`current`, at `/<of>`) or of `{id}`'s
+ * (`relations`, at `/{id}/<of>`): its route, who may call it, its paging,
+ * conditional answers, and the list it answers.
  */
-export const ApiList = (
+export const RelationList = (
   of: 'friends' | 'roles',
   orderedBy: string,
   type: new () => object,
   who: 'current' | 'relations',
 ) =>
   applyDecorators(
+    Get(who === 'current' ? of : `:id/${of}`),
+    Access(who === 'current' ? 'current' : 'identity-relations'),
     ApiOperation({
       summary:
         who === 'current'

@@ -1,6 +1,13 @@
-import type { Request, Response } from 'express';
-import { Collection, encodeCursor } from '../pagination';
+import {
+  Collection,
+  encodeCursor,
+  Page,
+  pageOf,
+  PageQuery,
+  SortOrder,
+} from '../pagination';
 import { conditionalJson } from './conditional';
+import type { Exchange } from './exchange';
 
 /**
  * Answers a collection: its JSON with a tag of its bytes (304 when the
@@ -8,18 +15,29 @@ import { conditionalJson } from './conditional';
  * follows. The link repeats neither the token nor other parameters.
  */
 export function answerCollection(
-  req: Request,
-  res: Response,
+  http: Exchange,
   { items, next }: Collection<unknown[] | string>,
 ): string | undefined {
   if (next)
-    res.setHeader(
+    http.res.setHeader(
       'Link',
-      `<${req.path}?limit=${next.limit}&cursor=${encodeCursor(next.after)}>; rel="next"`,
+      `<${http.req.path}?limit=${next.limit}&cursor=${encodeCursor(next.after)}>; rel="next"`,
     );
   return conditionalJson(
-    req,
-    res,
+    http,
     typeof items === 'string' ? items : JSON.stringify(items),
   );
+}
+
+/**
+ * Answers the page `query` asks for of a collection ordered by `order`, as
+ * `read` reads it.
+ */
+export async function answerPage(
+  http: Exchange,
+  query: PageQuery,
+  order: SortOrder,
+  read: (page: Page) => Promise<Collection<unknown[] | string>>,
+): Promise<string | undefined> {
+  return answerCollection(http, await read(pageOf(query, order)));
 }

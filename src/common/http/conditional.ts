@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
+import type { Exchange } from './exchange';
 
 const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
 
@@ -30,8 +30,7 @@ export function contentTag(json: string): string {
  * If-None-Match, and Express's own check would then never answer 304.
  */
 export function conditional<T>(
-  req: Request,
-  res: Response,
+  { req, res }: Exchange,
   etag: string,
   body: T,
 ): T | undefined {
@@ -43,24 +42,24 @@ export function conditional<T>(
 
 /** A JSON body already serialized, with a tag of its bytes, answered conditionally. */
 export function conditionalJson(
-  req: Request,
-  res: Response,
+  http: Exchange,
   json: string,
 ): string | undefined {
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  return conditional(req, res, contentTag(json), json);
+  http.res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  return conditional(http, contentTag(json), json);
 }
 
 /**
  * Answers 201 with what was made: its JSON, its tag and where it is from
- * now on (`Location`).
+ * now on (`Location`: the collection's path and `id`).
  */
 export function createdJson(
-  res: Response,
-  location: string,
+  { req, res }: Exchange,
+  id: string,
   body: object,
 ): string {
   const json = JSON.stringify(body);
+  const location = `${req.path}/${encodeURIComponent(id)}`;
   res.status(201);
   res.setHeader('Location', location);
   res.setHeader('ETag', contentTag(json));

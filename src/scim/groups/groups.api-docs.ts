@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, HttpCode } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
@@ -12,7 +12,11 @@ import {
   IDENTITY_ID,
   IDENTITY_ID_MAX_LENGTH,
 } from '../../common/validation/field-rules';
-import { ScimRoute, scimContent, SEARCH_REQUEST_BODY } from '../scim-api-docs';
+import {
+  ScimOperation,
+  scimContent,
+  SEARCH_REQUEST_BODY,
+} from '../scim-api-docs';
 
 /** A string of at most `max` characters (no NUL, which PostgreSQL cannot store). */
 const text = (max: number, extra: object = {}) => ({
@@ -167,15 +171,15 @@ const body = (schema: object) =>
     ApiBody({ required: true, schema }),
   );
 
-/** The documentation of each Group route. */
+/** Each Group route: its method and path, status, access rule and documentation. */
 const ROUTES = {
   list: [
+    ScimOperation('GET', 'Groups'),
     ApiOperation({
       summary: 'Query Groups',
       description:
         "A page of the tenant's roles as Groups, by name; filter on id, displayName, externalId or members.value.",
     }),
-    ScimRoute(),
     ApiResponse({
       status: 200,
       description: 'a ListResponse of Groups',
@@ -184,12 +188,12 @@ const ROUTES = {
     }),
   ],
   search: [
+    ScimOperation('POST', 'Groups/.search', 413, 415),
     ApiOperation({
       summary: 'Query Groups with a SearchRequest (RFC 7644 §3.4.3)',
       description:
         'The query of GET /Groups as a body: filter, startIndex, count, attributes or excludedAttributes.',
     }),
-    ScimRoute(413, 415),
     body(SEARCH_REQUEST_BODY),
     ApiResponse({
       status: 200,
@@ -199,12 +203,12 @@ const ROUTES = {
     }),
   ],
   create: [
+    ScimOperation('POST', 'Groups', 409, 413, 415),
     ApiOperation({
       summary: 'Create a Group',
       description:
         'A new role, with its members; 409 when a role of that name exists.',
     }),
-    ScimRoute(409, 413, 415),
     body(WRITE),
     ApiResponse({
       status: 201,
@@ -218,11 +222,11 @@ const ROUTES = {
     }),
   ],
   get: [
+    ScimOperation('GET', 'Groups/:id', 404),
     ApiOperation({
       summary: 'Read a Group',
       description: 'The role with its members.',
     }),
-    ScimRoute(404),
     ID,
     ApiResponse({
       status: 200,
@@ -232,11 +236,11 @@ const ROUTES = {
     }),
   ],
   replace: [
+    ScimOperation('PUT', 'Groups/:id', 404, 409, 412, 413, 415),
     ApiOperation({
       summary: 'Replace a Group',
       description: 'Its name, externalId and all its members.',
     }),
-    ScimRoute(404, 409, 412, 413, 415),
     ID,
     IF_MATCH,
     body(WRITE),
@@ -248,12 +252,13 @@ const ROUTES = {
     }),
   ],
   patch: [
+    ScimOperation('PATCH', 'Groups/:id', 404, 409, 412, 413, 415),
+    HttpCode(204),
     ApiOperation({
       summary: 'Modify a Group',
       description:
         'Add, remove or replace members, rename it, set its externalId (RFC 7644 §3.5.2).',
     }),
-    ScimRoute(404, 409, 412, 413, 415),
     ID,
     IF_MATCH,
     body(PATCH),
@@ -264,20 +269,16 @@ const ROUTES = {
     }),
   ],
   delete: [
+    ScimOperation('DELETE', 'Groups/:id', 404, 412),
     ApiOperation({
       summary: 'Delete a Group',
       description: 'The role goes, and every identity that held it loses it.',
     }),
-    ScimRoute(404, 412),
     ID,
     IF_MATCH,
-    ApiResponse({
-      status: 204,
-      description: 'deleted',
-      headers: headers(...RATE_LIMIT),
-    }),
   ],
 } as const;
 
-export const ApiGroupRoute = (route: keyof typeof ROUTES) =>
+/** A Group route. */
+export const GroupRoute = (route: keyof typeof ROUTES) =>
   applyDecorators(...ROUTES[route]);

@@ -1,28 +1,17 @@
 import {
   Body,
   Controller,
-  Delete,
-  Get,
   Headers,
-  HttpCode,
   Param,
-  Patch,
-  Post,
-  Put,
   Query,
-  Req,
-  Res,
   UseInterceptors,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { Caller } from '../../identity/caller.decorator';
-import type { Principal } from '../../identity/principal';
 import { SCIM_PREFIX } from '../../common/http/route-table';
+import { type ScimCall, Scim } from '../scim-call';
 import { ScimContentType } from '../scim-content-type.interceptor';
 import { listResponse, ScimList } from '../scim-list';
-import { scimBase } from '../scim-url';
-import { ApiGroupRoute } from './groups.api-docs';
+import { GroupRoute } from './groups.api-docs';
 import { projectionOf, ScimGroup } from './group.mapper';
 import { GroupScope, GroupsService } from './groups.service';
 import {
@@ -40,135 +29,106 @@ import { searchQuery } from '../scim-search';
 export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
-  @Get('Groups')
-  @ApiGroupRoute('list')
+  @GroupRoute('list')
   async getGroups(
-    @Caller() caller: Principal,
+    @Scim() scim: ScimCall,
     @Query() query: ScimGroupListQuery,
-    @Req() req: Request,
   ): Promise<ScimList<ScimGroup>> {
     const page = pageOf(query);
     const { total, startIndex, groups } = await this.groups.listGroups(
-      scope(caller, req, query),
+      scope(scim, query),
       { filter: query.filter, ...page },
     );
     return listResponse(groups, total, startIndex);
   }
 
-  @Post('Groups/.search')
-  @HttpCode(200)
-  @ApiGroupRoute('search')
+  @GroupRoute('search')
   searchGroups(
-    @Caller() caller: Principal,
+    @Scim() scim: ScimCall,
     @Body() body: unknown,
-    @Req() req: Request,
   ): Promise<ScimList<ScimGroup>> {
-    return this.getGroups(caller, searchQuery(body), req);
+    return this.getGroups(scim, searchQuery(body));
   }
 
-  @Post('Groups')
-  @HttpCode(201)
-  @ApiGroupRoute('create')
+  @GroupRoute('create')
   async createGroup(
-    @Caller() caller: Principal,
+    @Scim() scim: ScimCall,
     @Query() query: ScimAttributesQuery,
     @Body() body: unknown,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<ScimGroup> {
-    const group = await this.groups.createGroup(
-      scope(caller, req, query),
-      body,
-    );
-    res.setHeader('Location', group.meta.location);
-    return tagged(res, group);
+    const group = await this.groups.createGroup(scope(scim, query), body);
+    scim.res.setHeader('Location', group.meta.location);
+    return tagged(scim, group);
   }
 
-  @Get('Groups/:id')
-  @ApiGroupRoute('get')
+  @GroupRoute('get')
   async getGroup(
-    @Caller() caller: Principal,
+    @Scim() scim: ScimCall,
     @Param('id', GROUP_ID) id: string,
     @Query() query: ScimAttributesQuery,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<ScimGroup> {
-    return tagged(
-      res,
-      await this.groups.getGroup(scope(caller, req, query), id),
-    );
+    return tagged(scim, await this.groups.getGroup(scope(scim, query), id));
   }
 
-  @Put('Groups/:id')
-  @ApiGroupRoute('replace')
+  @GroupRoute('replace')
   async replaceGroup(
-    @Caller() caller: Principal,
+    @Scim() scim: ScimCall,
     @Param('id', GROUP_ID) id: string,
     @Query() query: ScimAttributesQuery,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
   ): Promise<ScimGroup> {
-    return tagged(
-      res,
-      await this.groups.replaceGroup(
-        scope(caller, req, query),
-        id,
-        body,
-        ifMatch,
-      ),
-    );
-  }
-
-  /** 204 with the new ETag: a Group's members can be many, and neither directory reads them here. */
-  @Patch('Groups/:id')
-  @HttpCode(204)
-  @ApiGroupRoute('patch')
-  async patchGroup(
-    @Caller() caller: Principal,
-    @Param('id', GROUP_ID) id: string,
-    @Body() body: unknown,
-    @Headers('if-match') ifMatch: string | undefined,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    const group = await this.groups.patchGroup(
-      { ...scope(caller, req, {}), projection: NO_MEMBERS },
+    const group = await this.groups.replaceGroup(
+      scope(scim, query),
       id,
       body,
       ifMatch,
     );
-    res.setHeader('ETag', group.meta.version);
+    return tagged(scim, group);
   }
 
-  @Delete('Groups/:id')
-  @HttpCode(204)
-  @ApiGroupRoute('delete')
+  /** 204 with the new ETag: a Group's members can be many, and neither directory reads them here. */
+  @GroupRoute('patch')
+  async patchGroup(
+    @Scim() scim: ScimCall,
+    @Param('id', GROUP_ID) id: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+  ): Promise<void> {
+    const group = await this.groups.patchGroup(
+      { ...scope(scim, {}), projection: NO_MEMBERS },
+      id,
+      body,
+      ifMatch,
+    );
+    tagged(scim, group);
+  }
+
+  @GroupRoute('delete')
   async deleteGroup(
-    @Caller() caller: Principal,
+    @Scim() scim: ScimCall,
     @Param('id', GROUP_ID) id: string,
     @Headers('if-match') ifMatch: string | undefined,
   ): Promise<void> {
-    await this.groups.deleteGroup(caller.tenantId, id, ifMatch);
+    await this.groups.deleteGroup(scim.tenantId, id, ifMatch);
   }
 }
 
 const NO_MEMBERS = { displayName: true, externalId: true, members: false };
 
 function scope(
-  caller: Principal,
-  req: Request,
+  { tenantId, base }: ScimCall,
   query: ScimAttributesQuery,
 ): GroupScope {
   return {
-    tenantId: caller.tenantId,
-    base: scimBase(req),
+    tenantId,
+    base,
     projection: projectionOf(query.attributes, query.excludedAttributes),
   };
 }
 
-function tagged(res: Response, group: ScimGroup): ScimGroup {
+/** The Group, its version set as the ETag. */
+function tagged({ res }: ScimCall, group: ScimGroup): ScimGroup {
   res.setHeader('ETag', group.meta.version);
   return group;
 }
