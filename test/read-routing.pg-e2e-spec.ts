@@ -2,6 +2,8 @@ import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { AppConfig } from '../src/config/app-config';
 import { API, bearer, example, TOKENS } from './support/example';
+import { tenantFile, token } from './support/factories';
+import { AUDIENCE, LocalIssuer } from './support/local-issuer';
 import { withClient } from './support/postgres-admin';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -237,5 +239,73 @@ describe('reads from a replica by two instances sharing Redis', () => {
       .send({ displayName: 'Ada, written on the first' })
       .expect(200);
     expect(await read(second)).toBe('Ada, written on the first');
+  });
+});
+
+describe('a GET that writes, on one instance, and a read on another', () => {
+  const idp = new LocalIssuer();
+  const reader = token({ appId: 'reader', scopes: ['identities:read'] });
+  let id: string;
+  let replica: TestApp;
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    await idp.start();
+    await idp.addKey('rsa', 'RS256');
+    const file = tenantFile({ tokens: [reader] });
+    id = file.tenant.id;
+    file.tenant.tokenIssuers = [
+      { issuer: idp.issuer(id), audiences: [AUDIENCE], provisioning: 'jit' },
+    ];
+    // The replica has the tenant as it was imported: no nora.
+    replica = await startTestApp([file]);
+    await fakeStandby(replica);
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+    const shared: Partial<AppConfig> = {
+      databaseReplicaUrls: [replicaUrl(replica)],
+      databaseReplicaMaxLagMs: 600_000,
+      redisUrl,
+    };
+    first = await startTestApp([file], shared);
+    second = await startTestApp([], {
+      ...shared,
+      databaseUrl: first.app.get(AppConfig).databaseUrl,
+    });
+  });
+  afterAll(async () => {
+    const redis = new Redis(
+      process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
+    );
+    await redis.del(`identity:written:${id}`);
+    redis.disconnect();
+    await second.close();
+    await first.close();
+    await replica.close();
+    await idp.stop();
+  });
+
+  it('records the position of the identity a token creates just in time: the other instance reads it', async () => {
+    const lsn = await walNow();
+    await replica.database.withSession((s) =>
+      s.query('UPDATE replay_position SET lsn = $1', [lsn]),
+    );
+    await sleep(300);
+    const nora = `/${id}/api/identity/v1/nora`;
+    await second.http().get(nora).set(bearer(reader.token)).expect(404);
+    const created = await first
+      .as(await idp.sign({ sub: 'nora', name: 'Nora Berg' }, { realm: id }))
+      .get(`/${id}/api/identity/v1`)
+      .expect(200);
+    expect(created.body).toMatchObject({
+      identityId: 'nora',
+      displayName: 'Nora Berg',
+    });
+    const { body } = await second
+      .http()
+      .get(nora)
+      .set(bearer(reader.token))
+      .expect(200);
+    expect(body).toStrictEqual(created.body);
   });
 });

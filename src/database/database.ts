@@ -255,9 +255,17 @@ export class Database {
     return this.replicaSet;
   }
 
-  /** Runs `work` with `query` reading from `replica` (falling back to the primary). */
-  readFrom<T>(replica: Replica, work: () => T): T {
+  /**
+   * Runs a GET's `work` with its reads on `replica` (falling back to the
+   * primary), or on the primary when there is none, noting whether it writes.
+   */
+  readFrom<T>(replica: Replica | undefined, work: () => T): T {
     return readContext.run({ replica }, work);
+  }
+
+  /** Whether this GET has written, through `primary` or `transaction`. */
+  get requestWrote(): boolean {
+    return readContext.getStore()?.wrote === true;
   }
 
   /**
@@ -266,7 +274,10 @@ export class Database {
    */
   private readFromPrimary(): void {
     const context = readContext.getStore();
-    if (context) context.replica = undefined;
+    if (context) {
+      context.replica = undefined;
+      context.wrote = true;
+    }
   }
 
   /** The primary's WAL position after everything committed so far. */

@@ -14,6 +14,7 @@ export interface TenantFile {
     name: string;
     adminRoles?: string[];
     linkReturnUrls?: string[];
+    tokenIssuers?: Record<string, unknown>[];
   };
   accountProviders?: Record<string, unknown>[];
   identities?: Record<string, unknown>[];
@@ -25,6 +26,7 @@ export function tenantFile(
     id?: string;
     adminRoles?: string[];
     linkReturnUrls?: string[];
+    tokenIssuers?: Record<string, unknown>[];
     accountProviders?: Record<string, unknown>[];
     identities?: Record<string, unknown>[];
     tokens?: Record<string, unknown>[];
@@ -37,6 +39,7 @@ export function tenantFile(
       name: `Tenant ${id}`,
       ...(parts.adminRoles && { adminRoles: parts.adminRoles }),
       ...(parts.linkReturnUrls && { linkReturnUrls: parts.linkReturnUrls }),
+      ...(parts.tokenIssuers && { tokenIssuers: parts.tokenIssuers }),
     },
     ...(parts.accountProviders && { accountProviders: parts.accountProviders }),
     identities: parts.identities ?? [],

@@ -40,13 +40,18 @@ export class ReadRouting {
     this.replicas = database.replicas!;
   }
 
-  /** Express middleware, after the rate limit and before routing. */
+  /**
+   * Express middleware, after the rate limit and before routing. Every GET
+   * runs in a context that notes whether it writes; those of API routes may
+   * read from a replica.
+   */
   readonly middleware = (req: Request, _res: Response, next: NextFunction) => {
-    if (!READS.has(req.method) || !requestState(req).limited) return next();
+    if (!READS.has(req.method)) return next();
+    if (!requestState(req).limited)
+      return this.database.readFrom(undefined, next);
     this.replicaFor(req).then((replica) => {
       this.metrics.recordRead(replica ? 'replica' : 'primary');
-      if (replica) this.database.readFrom(replica, next);
-      else next();
+      this.database.readFrom(replica, next);
     }, next);
   };
 
@@ -64,6 +69,11 @@ export class ReadRouting {
   async written(tenantId: string): Promise<void> {
     await this.positions.record(tenantId, await this.database.writePosition());
   }
+
+  /** Whether the request wrote: any but a GET or HEAD, or one of those that did. */
+  wrote(req: Request): boolean {
+    return !READS.has(req.method) || this.database.requestWrote;
+  }
 }
 
 /** The tenant of an API path (its first segment), when it has the shape of one. */
@@ -79,11 +89,13 @@ function tenantOf(req: Request): string | undefined {
 }
 
 /**
- * After every successful write of a tenant's data (any method but GET and
- * HEAD on a route with a tenant), records the primary's WAL position before
- * the answer leaves, so that the caller's next read, on any instance, sees
- * the write. A position that cannot be recorded only lets a replica serve
- * the write's tenant sooner; it never fails the write.
+ * After every successful write of a tenant's data (a request on a route
+ * with a tenant other than a GET or HEAD, or a GET that wrote: a
+ * just-in-time identity, a sign-in's lastLogin, an account linked by the
+ * provider's callback), records the primary's WAL position before the
+ * answer leaves, so that the caller's next read, on any instance, sees the
+ * write. A position that cannot be recorded only lets a replica serve the
+ * write's tenant sooner; it never fails the write.
  */
 @Injectable()
 export class RecordWrites implements NestInterceptor {
@@ -94,9 +106,10 @@ export class RecordWrites implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
     const tenant = pathParam(req, 'tenant');
-    if (READS.has(req.method) || !TENANT_ID.test(tenant)) return next.handle();
+    if (!TENANT_ID.test(tenant)) return next.handle();
     return next.handle().pipe(
       concatMap(async (body: unknown) => {
+        if (!this.routing.wrote(req)) return body;
         await this.routing
           .written(tenant)
           .catch((error: Error) =>
