@@ -1,5 +1,31 @@
 import { ColumnTypeEnum } from '@prisma/driver-adapter-utils';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { adapterRows, statementQuery } from './adapter-query';
+
+/** The package.json of `dir`'s package, read from the directory up. */
+function manifest(file: string): { dependencies: Record<string, string> } {
+  let dir = dirname(file);
+  for (;;) {
+    try {
+      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    } catch {
+      dir = dirname(dir);
+    }
+  }
+}
+
+describe('the driver adapter utilities', () => {
+  it('are the version the driver adapter itself is built on', () => {
+    // The column types this file decodes and the error kinds the error
+    // mapper knows are that package's: an upgrade of Prisma moves both.
+    const ours = manifest(join(__dirname, '..', '..', 'package.json'));
+    const adapter = manifest(require.resolve('@prisma/adapter-pg'));
+    expect(ours.dependencies['@prisma/driver-adapter-utils']).toBe(
+      adapter.dependencies['@prisma/driver-adapter-utils'],
+    );
+  });
+});
 
 describe('statementQuery', () => {
   it('numbers the placeholders and types each value as Prisma does', () => {
