@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser, chromium } from 'playwright-core';
+import { identity, provider, tenantFile, token } from './support/factories';
 import { LocalOpenIdProvider } from './support/oidc-op';
 import { serverEnvironment, startServer } from './support/server';
 
@@ -17,7 +18,7 @@ if (!existsSync(CHROMIUM))
     `The browser test needs Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`,
   );
 const ROOT = resolve(__dirname, '..');
-const TOKEN = 'chrome-link-ann-access-token-01';
+const ANN = token({ identityId: 'ann' });
 
 describe('linking an account in a browser', () => {
   it('goes from the accounts list’s signInUrl to the provider and back to the app, linked', async () => {
@@ -40,27 +41,24 @@ describe('linking an account in a browser', () => {
     );
     await new Promise<void>((done) => app.listen(0, '127.0.0.1', done));
     const returnUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/linked`;
-    const file = join(work, 'tenant.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        tenant: { id: 'chrome', name: 'Chrome', linkReturnUrls: [returnUrl] },
-        accountProviders: [
-          {
-            accountProviderId: 'op',
-            signInUrl: 'https://op.example/',
-            link: {
-              type: 'oidc',
-              issuer: op.base,
-              clientId: 'identity-service',
-              clientSecretEnv: 'LINK_TEST_SECRET',
-            },
+    const tenant = tenantFile({
+      id: 'chrome',
+      linkReturnUrls: [returnUrl],
+      accountProviders: [
+        provider('op', {
+          link: {
+            type: 'oidc',
+            issuer: op.base,
+            clientId: 'identity-service',
+            clientSecretEnv: 'LINK_TEST_SECRET',
           },
-        ],
-        identities: [{ identityId: 'ann' }],
-        tokens: [{ token: TOKEN, type: 'access', identityId: 'ann' }],
-      }),
-    );
+        }),
+      ],
+      identities: [identity('ann')],
+      tokens: [ANN],
+    });
+    const file = join(work, 'tenant.json');
+    writeFileSync(file, JSON.stringify(tenant));
     const imported = spawnSync(
       process.execPath,
       [join(ROOT, 'dist', 'cli.js'), 'import', file],
@@ -73,7 +71,7 @@ describe('linking an account in a browser', () => {
       const accounts = async () =>
         (await (
           await fetch(`${service}/chrome/api/identity/v1/accounts`, {
-            headers: { authorization: `Bearer ${TOKEN}` },
+            headers: { authorization: `Bearer ${ANN.token}` },
           })
         ).json()) as { signInUrl: string; accounts: object[] }[];
       const [{ signInUrl }] = await accounts();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Prisma } from '../src/generated/prisma/client';
+import { identity, tenantFile, token, type Token } from './support/factories';
 import { LocalOAuthServer } from './support/oauth2-server';
 import { Browser, LocalOpenIdProvider } from './support/oidc-op';
 import { problemBody as problem } from './support/problem';
@@ -14,9 +15,9 @@ const APP = 'https://app.example.test/accounts/linked';
 const OTHER_APP = 'https://app.example.test/settings';
 const SECRET_VARIABLE = 'IDENTITY_TEST_LINK_SECRET';
 
-const ANN = 'link-ann-access-token-000001';
-const BOB = 'link-bob-access-token-000001';
-const CRM = 'link-crm-app-token-00000001';
+const ANN = token({ identityId: 'ann' });
+const BOB = token({ identityId: 'bob' });
+const CRM = token({ appId: 'crm', scopes: ['identities:read'] });
 
 describe('linking an account through signInUrl (OpenID Connect)', () => {
   const op = new LocalOpenIdProvider(
@@ -35,12 +36,9 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     process.env[`${SECRET_VARIABLE}_GH`] = 'gh-secret';
     await op.start();
     await github.start();
-    const file = {
-      tenant: {
-        id: TENANT,
-        name: 'Link',
-        linkReturnUrls: [APP, OTHER_APP],
-      },
+    const file = tenantFile({
+      id: TENANT,
+      linkReturnUrls: [APP, OTHER_APP],
       accountProviders: [
         {
           accountProviderId: 'op',
@@ -86,9 +84,8 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
         },
       ],
       identities: [
-        { identityId: 'ann', roles: ['admin'] },
-        {
-          identityId: 'bob',
+        identity('ann', { roles: ['admin'] }),
+        identity('bob', {
           accounts: [
             {
               accountId: 'bob-one',
@@ -96,14 +93,10 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
               issuedUserId: 'b1',
             },
           ],
-        },
+        }),
       ],
-      tokens: [
-        { token: ANN, type: 'access', identityId: 'ann' },
-        { token: BOB, type: 'access', identityId: 'bob' },
-        { token: CRM, type: 'app', appId: 'crm', scopes: ['identities:read'] },
-      ],
-    };
+      tokens: [ANN, BOB, CRM],
+    });
     t = await startTestApp([file], { publicUrl: SERVICE });
   });
   afterAll(async () => {
@@ -114,10 +107,10 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     delete process.env[`${SECRET_VARIABLE}_GH`];
   });
 
-  const accounts = (token: string, path = '/accounts') =>
-    t.as(token).get(`/${TENANT}/api/identity/v1${path}`).expect(200);
-  const signInUrl = async (token: string, provider: string) =>
-    (await accounts(token)).body.find(
+  const accounts = (caller: Token, path = '/accounts') =>
+    t.as(caller.token).get(`/${TENANT}/api/identity/v1${path}`).expect(200);
+  const signInUrl = async (caller: Token, provider: string) =>
+    (await accounts(caller)).body.find(
       (p: { accountProviderId: string }) => p.accountProviderId === provider,
     ).signInUrl as string;
   const result = (url: string) => Object.fromEntries(new URL(url).searchParams);
@@ -134,7 +127,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     ]);
     // The same list in the same minutes: the same URL, and a 304.
     await t
-      .as(ANN)
+      .as(ANN.token)
       .get(`/${TENANT}/api/identity/v1/accounts`)
       .set('If-None-Match', own.headers.etag)
       .expect(304);

@@ -1,55 +1,43 @@
+import { identity, provider, tenantFile, token } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { problemBody } from './support/problem';
 import type { TestTenant } from './support/test-tenant';
 
-const WRITER = 'accounts-writer-app-token1';
-const READER = 'accounts-reader-app-token1';
-const ANN = 'accounts-ann-access-token1';
-const ANN_VIA_SSO = 'accounts-ann-sso-token-001';
+const WRITER = token({ appId: 'crm', scopes: ['accounts:write'] });
+const READER = token({
+  appId: 'reader',
+  scopes: ['identities:read', 'identities:delete', 'friends:write'],
+});
+const ANN = token({ identityId: 'ann' });
+const ANN_VIA_SSO = token({ identityId: 'ann', accountId: 'ann-sso' });
 
 /**
  * Ann (an admin) with an account at the single-account provider `sso`, two
  * tokens (one issued for that account), Ben with none; `github` allows
  * several accounts.
  */
-const FILE = {
-  tenant: { id: 'accounts-write', name: 'Accounts', adminRoles: ['admin'] },
+const FILE = tenantFile({
+  id: 'accounts-write',
+  adminRoles: ['admin'],
   accountProviders: [
-    { accountProviderId: 'sso', signInUrl: 'https://sso.example/link' },
-    {
-      accountProviderId: 'github',
+    provider('sso'),
+    provider('github', {
       signInUrl: 'https://github.example/link',
       allowsMultipleAccounts: true,
-    },
+    }),
   ],
   identities: [
-    {
-      identityId: 'ann',
+    identity('ann', {
       displayName: 'Ann',
       roles: ['admin'],
       accounts: [
         { accountId: 'ann-sso', accountProviderId: 'sso', issuedUserId: 's-1' },
       ],
-    },
-    { identityId: 'ben', displayName: 'Ben' },
+    }),
+    identity('ben', { displayName: 'Ben' }),
   ],
-  tokens: [
-    { token: WRITER, type: 'app', appId: 'crm', scopes: ['accounts:write'] },
-    {
-      token: READER,
-      type: 'app',
-      appId: 'reader',
-      scopes: ['identities:read', 'identities:delete', 'friends:write'],
-    },
-    { token: ANN, type: 'access', identityId: 'ann' },
-    {
-      token: ANN_VIA_SSO,
-      type: 'access',
-      identityId: 'ann',
-      accountId: 'ann-sso',
-    },
-  ],
-};
+  tokens: [WRITER, READER, ANN, ANN_VIA_SSO],
+});
 
 describe('writing accounts (accounts:write, and unlinking one’s own)', () => {
   let t: TestApp;
@@ -62,19 +50,20 @@ describe('writing accounts (accounts:write, and unlinking one’s own)', () => {
   });
   afterAll(() => t.close());
 
-  const post = (id: string, body: object, token = WRITER) =>
+  const post = (id: string, body: object, secret = WRITER.token) =>
     t
       .http()
       .post(`${tenant.api}/${id}/accounts`)
-      .set('Authorization', `Bearer ${tenant.token(token)}`)
+      .set('Authorization', `Bearer ${tenant.token(secret)}`)
       .set('Content-Type', 'application/json')
       .send(JSON.stringify(body));
-  const remove = (path: string, token = WRITER) =>
+  const remove = (path: string, secret = WRITER.token) =>
     t
       .http()
       .delete(`${tenant.api}${path}`)
-      .set('Authorization', `Bearer ${tenant.token(token)}`);
-  const accountsOf = (id: string) => tenant.as(READER).get(`/${id}/accounts`);
+      .set('Authorization', `Bearer ${tenant.token(secret)}`);
+  const accountsOf = (id: string) =>
+    tenant.as(READER.token).get(`/${id}/accounts`);
   const events = () =>
     t.database.prisma.identityEvent.findMany({
       where: { tenantId: tenant.id, type: { not: 'imported' } },
@@ -247,11 +236,11 @@ describe('writing accounts (accounts:write, and unlinking one’s own)', () => {
   });
 
   it('DELETE of {id}/accounts/{accountId} removes it and the tokens issued for it; again 404', async () => {
-    await tenant.as(ANN_VIA_SSO).get('').expect(200);
+    await tenant.as(ANN_VIA_SSO.token).get('').expect(200);
     await remove('/ann/accounts/ann-sso').expect(204);
     expect((await accountsOf('ann')).body[0].accounts).toStrictEqual([]);
-    await tenant.as(ANN_VIA_SSO).get('').expect(401);
-    await tenant.as(ANN).get('').expect(200);
+    await tenant.as(ANN_VIA_SSO.token).get('').expect(401);
+    await tenant.as(ANN.token).get('').expect(200);
     expect(await events()).toStrictEqual([
       { identityId: 'ann', type: 'updated', fields: ['accounts'] },
     ]);
@@ -266,7 +255,9 @@ describe('writing accounts (accounts:write, and unlinking one’s own)', () => {
   });
 
   it('an identity unlinks its own account, but not the one its token was issued for', async () => {
-    const current = await remove('/accounts/ann-sso', ANN_VIA_SSO).expect(409);
+    const current = await remove('/accounts/ann-sso', ANN_VIA_SSO.token).expect(
+      409,
+    );
     expect(current.body).toStrictEqual(
       problem(
         409,
@@ -274,29 +265,29 @@ describe('writing accounts (accounts:write, and unlinking one’s own)', () => {
         'This token was issued for that account: sign in with another one to remove it.',
       ),
     );
-    await remove('/accounts/nope', ANN).expect(404);
-    await remove('/accounts/ann-sso', ANN).expect(204);
+    await remove('/accounts/nope', ANN.token).expect(404);
+    await remove('/accounts/ann-sso', ANN.token).expect(204);
     expect((await accountsOf('ann')).body[0].accounts).toStrictEqual([]);
     // App tokens have no own accounts.
-    await remove('/accounts/x', WRITER).expect(403);
+    await remove('/accounts/x', WRITER.token).expect(403);
   });
 
   it('only app tokens with accounts:write record or remove an identity’s accounts', async () => {
     const body = { accountProviderId: 'github', issuedUserId: '1' };
-    for (const [token, detail] of [
-      [READER, 'This app token lacks the accounts:write scope.'],
+    for (const [secret, detail] of [
+      [READER.token, 'This app token lacks the accounts:write scope.'],
       [
-        ANN,
+        ANN.token,
         'Accounts of an identity are recorded by an app token with the accounts:write scope.',
       ],
     ]) {
-      const res = await post('ben', body, token);
+      const res = await post('ben', body, secret);
       expect([res.status, res.body]).toStrictEqual([
         403,
         problem(403, 'forbidden', detail),
       ]);
     }
-    await remove('/ann/accounts/ann-sso', READER).expect(403);
+    await remove('/ann/accounts/ann-sso', READER.token).expect(403);
     await post('ben', body, 'not-a-token-of-this-tenant-1').expect(401);
     expect(await events()).toStrictEqual([]);
   });

@@ -1,27 +1,24 @@
 import { TokensService } from '../src/auth/tokens.service';
+import { identity, tenantFile, token } from './support/factories';
 import { problemBody } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 
-const ADMIN = 'admin-console-app-token-001';
-const READER = 'admin-reader-app-token-0001';
-const ANN = 'admin-ann-access-token-0001';
+const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
+const READER = token({
+  appId: 'reader',
+  scopes: ['identities:read', 'identities:delete', 'scim:provision'],
+});
+const ANN = token({ identityId: 'ann' });
 
 /** A tenant with an admin console's token, a reader's, and Ann (an admin of identities). */
-const FILE = {
-  tenant: { id: 'admin-api', name: 'Admin API', adminRoles: ['admin'] },
-  identities: [{ identityId: 'ann', displayName: 'Ann', roles: ['admin'] }],
-  tokens: [
-    { token: ADMIN, type: 'app', appId: 'console', scopes: ['tenant:admin'] },
-    {
-      token: READER,
-      type: 'app',
-      appId: 'reader',
-      scopes: ['identities:read', 'identities:delete', 'scim:provision'],
-    },
-    { token: ANN, type: 'access', identityId: 'ann' },
-  ],
-};
+const FILE = tenantFile({
+  id: 'admin-api',
+  name: 'Admin API',
+  adminRoles: ['admin'],
+  identities: [identity('ann', { displayName: 'Ann', roles: ['admin'] })],
+  tokens: [ADMIN, READER, ANN],
+});
 
 describe('the tenant administration API (tenant:admin)', () => {
   let t: TestApp;
@@ -35,26 +32,26 @@ describe('the tenant administration API (tenant:admin)', () => {
   afterAll(() => t.close());
 
   const base = () => `/${tenant.id}/api/admin/v1`;
-  const as = (token: string) => ({
+  const as = (secret: string) => ({
     get: (path: string) =>
       t
         .http()
         .get(`${base()}${path}`)
-        .set('Authorization', `Bearer ${tenant.token(token)}`),
+        .set('Authorization', `Bearer ${tenant.token(secret)}`),
     send: (method: 'post' | 'patch', path: string, body: object) =>
       t
         .http()
         [method](`${base()}${path}`)
-        .set('Authorization', `Bearer ${tenant.token(token)}`)
+        .set('Authorization', `Bearer ${tenant.token(secret)}`)
         .set('Content-Type', 'application/json')
         .send(JSON.stringify(body)),
     delete: (path: string) =>
       t
         .http()
         .delete(`${base()}${path}`)
-        .set('Authorization', `Bearer ${tenant.token(token)}`),
+        .set('Authorization', `Bearer ${tenant.token(secret)}`),
   });
-  const admin = () => as(ADMIN);
+  const admin = () => as(ADMIN.token);
   const problem = problemBody;
 
   it('shows and changes the settings, with ETag and If-Match, and records who changed what', async () => {
@@ -178,7 +175,7 @@ describe('the tenant administration API (tenant:admin)', () => {
     const rest = await t
       .http()
       .get(next)
-      .set('Authorization', `Bearer ${tenant.token(ADMIN)}`)
+      .set('Authorization', `Bearer ${tenant.token(ADMIN.token)}`)
       .expect(200);
     const all = [...list.body, ...rest.body];
     expect(all.map((x: { tokenId: string }) => x.tokenId)).toContain(
@@ -265,8 +262,8 @@ describe('the tenant administration API (tenant:admin)', () => {
   });
 
   it('only app tokens with tenant:admin, of this tenant', async () => {
-    for (const token of [READER, ANN]) {
-      const res = await as(token).get('/tenant');
+    for (const secret of [READER.token, ANN.token]) {
+      const res = await as(secret).get('/tenant');
       expect([res.status, res.body]).toStrictEqual([
         403,
         problem(
@@ -283,7 +280,7 @@ describe('the tenant administration API (tenant:admin)', () => {
       const res = await t
         .http()
         .get(`${path}/tenant`)
-        .set('Authorization', `Bearer ${other.token(ADMIN)}`);
+        .set('Authorization', `Bearer ${other.token(ADMIN.token)}`);
       expect([res.status, res.body]).toStrictEqual([
         404,
         problem(404, 'not-found', `There is no resource at ${path}/tenant.`),
@@ -292,13 +289,13 @@ describe('the tenant administration API (tenant:admin)', () => {
     await t
       .http()
       .get(`${base()}/tenant`)
-      .set('Authorization', `Bearer ${other.token(READER)}`)
+      .set('Authorization', `Bearer ${other.token(READER.token)}`)
       .expect(401);
     // Nor does tenant:admin open the identity API.
     await t
       .http()
       .get(`${tenant.api}/ann`)
-      .set('Authorization', `Bearer ${tenant.token(ADMIN)}`)
+      .set('Authorization', `Bearer ${tenant.token(ADMIN.token)}`)
       .expect(403);
   });
   it('records the command line’s token operations as the actor cli', async () => {

@@ -1,13 +1,14 @@
 import { EventsService } from '../src/events/events.service';
+import { identity, tenantFile, token } from './support/factories';
 import { AUDIENCE, LocalIssuer } from './support/local-issuer';
 import { problemBody as problem } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 
-const ADMIN = 'settings-console-app-token-01';
-const SCIM = 'settings-scim-app-token-0001';
-const BOB = 'settings-bob-access-token-001';
-const ANN = 'settings-ann-access-token-001';
+const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
+const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
+const BOB = token({ identityId: 'bob', accountId: 'g-bob' });
+const ANN = token({ identityId: 'ann' });
 
 const GITHUB = {
   accountProviderId: 'github',
@@ -22,12 +23,12 @@ const GOOGLE = {
 };
 
 /** Two providers, Ann with three accounts, Bob (her friend) with one and a token for it. */
-const FILE = {
-  tenant: { id: 'settings', name: 'Settings', adminRoles: ['admin'] },
+const FILE = tenantFile({
+  id: 'settings',
+  adminRoles: ['admin'],
   accountProviders: [GITHUB, GOOGLE],
   identities: [
-    {
-      identityId: 'ann',
+    identity('ann', {
       roles: ['admin'],
       friends: ['bob'],
       accounts: [
@@ -43,27 +44,16 @@ const FILE = {
           issuedUserId: '3',
         },
       ],
-    },
-    {
-      identityId: 'bob',
+    }),
+    identity('bob', {
       roles: ['staff'],
       accounts: [
         { accountId: 'g-bob', accountProviderId: 'google', issuedUserId: '4' },
       ],
-    },
+    }),
   ],
-  tokens: [
-    { token: ADMIN, type: 'app', appId: 'console', scopes: ['tenant:admin'] },
-    {
-      token: SCIM,
-      type: 'app',
-      appId: 'directory',
-      scopes: ['scim:provision'],
-    },
-    { token: BOB, type: 'access', identityId: 'bob', accountId: 'g-bob' },
-    { token: ANN, type: 'access', identityId: 'ann' },
-  ],
-};
+  tokens: [ADMIN, SCIM, BOB, ANN],
+});
 
 /**
  * The problem a client sees; a 400's errors name each field its detail
@@ -102,7 +92,7 @@ describe('the admin API’s account providers and token issuers', () => {
 
   const base = () => `/${tenant.id}/api/admin/v1`;
   const authorized = <T extends { set(k: string, v: string): T }>(req: T) =>
-    req.set('Authorization', `Bearer ${tenant.token(ADMIN)}`);
+    req.set('Authorization', `Bearer ${tenant.token(ADMIN.token)}`);
   const get = (path: string) => authorized(t.http().get(`${base()}${path}`));
   const send = (method: 'post' | 'put', path: string, body: object) =>
     authorized(t.http()[method](`${base()}${path}`))
@@ -363,10 +353,10 @@ describe('the admin API’s account providers and token issuers', () => {
   });
 
   it('removes a provider with its accounts when asked: their tokens go, each identity’s change is in the change log', async () => {
-    await tenant.as(BOB).get('').expect(200);
+    await tenant.as(BOB.token).get('').expect(200);
     await remove('/account-providers/google?deleteAccounts=true').expect(204);
     expect(
-      (await tenant.as(ANN).get('/accounts').expect(200)).body,
+      (await tenant.as(ANN.token).get('/accounts').expect(200)).body,
     ).toStrictEqual([
       {
         accountProviderId: 'github',
@@ -379,7 +369,7 @@ describe('the admin API’s account providers and token issuers', () => {
       },
     ]);
     // Bob's token was issued for an account that is gone.
-    await tenant.as(BOB).get('').expect(401);
+    await tenant.as(BOB.token).get('').expect(401);
     expect((await get('/account-providers').expect(200)).body).toStrictEqual([
       GITHUB,
     ]);
@@ -466,13 +456,12 @@ describe('the admin API’s account providers and token issuers', () => {
   });
 
   it('refuses issuers as the tenant file does, and another tenant’s issuer and audience', async () => {
-    const other = await t.newTenant({
-      tenant: {
+    const other = await t.newTenant(
+      tenantFile({
         id: 'settings-other',
-        name: 'Other',
         tokenIssuers: [{ issuer: idp.issuer('shared'), audiences: ['a', 'b'] }],
-      },
-    });
+      }),
+    );
     expect(other.id).toMatch(/^settings-other/);
     const made = await send('post', '/token-issuers', {
       issuer: idp.issuer('mine'),
@@ -590,7 +579,7 @@ describe('the admin API’s account providers and token issuers', () => {
       t
         .http()
         .get(`/${tenant.id}/scim/v2${path}`)
-        .set('Authorization', `Bearer ${tenant.token(SCIM)}`)
+        .set('Authorization', `Bearer ${tenant.token(SCIM.token)}`)
         .expect(200);
     const snapshot = async () => ({
       file: await t.tenants.exportTenant(tenant.id),

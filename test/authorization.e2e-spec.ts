@@ -1,5 +1,6 @@
 import { TokensService } from '../src/auth/tokens.service';
 import { API, example, TOKENS } from './support/example';
+import { identity, tenantFile, token } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // The authorization table of decisions.md, for every kind of caller against
@@ -8,9 +9,10 @@ import { startTestApp, TestApp } from './support/test-app';
 const CURRENT = ['', '/accounts', '/friends', '/roles'];
 const BY_ID = ['/mary', '/mary/accounts', '/mary/friends', '/mary/roles'];
 
-const OLGA = 'example-olga-access-token-0001';
-const OTHER_TENANT = 'other-tenant-access-token-0001';
-const REVOKED = 'example-revoked-access-token-0001';
+const OLGA = token({ identityId: 'olga' });
+const REVOKED = token({ identityId: 'mary' });
+/** Mary's token in a tenant of its own. */
+const OTHER_TENANT = token({ identityId: 'mary' });
 
 const TABLE: [
   caller: string,
@@ -23,7 +25,7 @@ const TABLE: [
   ['admin', TOKENS.ada, [200, 200, 200, 200], [200, 200, 200, 200]],
   [
     'stranger (friend of a friend)',
-    OLGA,
+    OLGA.token,
     [200, 200, 200, 200],
     [404, 404, 404, 404],
   ],
@@ -41,12 +43,12 @@ const TABLE: [
   ],
   [
     'token of another tenant',
-    OTHER_TENANT,
+    OTHER_TENANT.token,
     [401, 401, 401, 401],
     [401, 401, 401, 401],
   ],
   ['expired token', TOKENS.expired, [401, 401, 401, 401], [401, 401, 401, 401]],
-  ['revoked token', REVOKED, [401, 401, 401, 401], [401, 401, 401, 401]],
+  ['revoked token', REVOKED.token, [401, 401, 401, 401], [401, 401, 401, 401]],
   [
     'disabled identity',
     TOKENS.grace,
@@ -60,22 +62,16 @@ describe('authorization table', () => {
   let t: TestApp;
   beforeAll(async () => {
     const file = example();
-    file.identities.push({
-      identityId: 'olga',
-      displayName: 'Olga',
-      friends: ['charles'],
-    });
-    file.tokens.push(
-      { token: OLGA, type: 'access', identityId: 'olga' },
-      { token: REVOKED, type: 'access', identityId: 'mary' },
+    file.identities.push(
+      identity('olga', { displayName: 'Olga', friends: ['charles'] }),
     );
-    const other = {
-      tenant: { id: 'other', name: 'Other' },
-      identities: [{ identityId: 'mary' }],
-      tokens: [{ token: OTHER_TENANT, type: 'access', identityId: 'mary' }],
-    };
+    file.tokens.push(OLGA, REVOKED);
+    const other = tenantFile({
+      identities: [identity('mary')],
+      tokens: [OTHER_TENANT],
+    });
     t = await startTestApp([file, other]);
-    await t.app.get(TokensService).revokeToken('example', REVOKED);
+    await t.app.get(TokensService).revokeToken('example', REVOKED.token);
   });
   afterAll(() => t.close());
 
@@ -119,8 +115,8 @@ describe('authorization table', () => {
   });
 
   it('answers a stranger exactly as for an identity that does not exist', async () => {
-    const hidden = await t.as(OLGA).get(`${API}/mary`).expect(404);
-    const missing = await t.as(OLGA).get(`${API}/nobody`).expect(404);
+    const hidden = await t.as(OLGA.token).get(`${API}/mary`).expect(404);
+    const missing = await t.as(OLGA.token).get(`${API}/nobody`).expect(404);
     expect(hidden.body).toStrictEqual({
       ...missing.body,
       detail: missing.body.detail.replace('nobody', 'mary'),

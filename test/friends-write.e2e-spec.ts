@@ -1,35 +1,26 @@
+import { identity, tenantFile, token } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { problemBody } from './support/problem';
 import type { TestTenant } from './support/test-tenant';
 
-const WRITER = 'friends-writer-app-token-01';
-const READER = 'friends-reader-app-token-01';
-const ADMIN = 'friends-admin-access-token1';
+const WRITER = token({ appId: 'social', scopes: ['friends:write'] });
+const READER = token({
+  appId: 'reader',
+  scopes: ['identities:read', 'identities:delete'],
+});
+const ADMIN = token({ identityId: 'ann' });
 
 /** Ann, Ben and Cy, none friends; Ann is an admin; an app that writes friendships and one that reads. */
-const FILE = {
-  tenant: { id: 'friends-write', name: 'Friends', adminRoles: ['admin'] },
+const FILE = tenantFile({
+  id: 'friends-write',
+  adminRoles: ['admin'],
   identities: [
-    { identityId: 'ann', displayName: 'Ann', roles: ['admin'] },
-    { identityId: 'ben', displayName: 'Ben' },
-    { identityId: 'cy', displayName: 'Cy' },
+    identity('ann', { displayName: 'Ann', roles: ['admin'] }),
+    identity('ben', { displayName: 'Ben' }),
+    identity('cy', { displayName: 'Cy' }),
   ],
-  tokens: [
-    {
-      token: WRITER,
-      type: 'app',
-      appId: 'social',
-      scopes: ['friends:write'],
-    },
-    {
-      token: READER,
-      type: 'app',
-      appId: 'reader',
-      scopes: ['identities:read', 'identities:delete'],
-    },
-    { token: ADMIN, type: 'access', identityId: 'ann' },
-  ],
-};
+  tokens: [WRITER, READER, ADMIN],
+});
 
 describe('writing friendships (friends:write)', () => {
   let t: TestApp;
@@ -45,13 +36,14 @@ describe('writing friendships (friends:write)', () => {
   const send = (
     method: 'put' | 'delete',
     path: string,
-    token: string = WRITER,
+    secret: string = WRITER.token,
   ) =>
     t
       .http()
       [method](`${tenant.api}${path}`)
-      .set('Authorization', `Bearer ${tenant.token(token)}`);
-  const friendsOf = (id: string) => tenant.as(READER).get(`/${id}/friends`);
+      .set('Authorization', `Bearer ${tenant.token(secret)}`);
+  const friendsOf = (id: string) =>
+    tenant.as(READER.token).get(`/${id}/friends`);
   const events = () =>
     t.database.prisma.identityEvent.findMany({
       where: { tenantId: tenant.id, type: { not: 'imported' } },
@@ -67,7 +59,7 @@ describe('writing friendships (friends:write)', () => {
 
   it('PUT makes both friends (204), once; each list and its ETag change, the identities’ own ETags do not', async () => {
     const [annBefore, friendsBefore] = await Promise.all([
-      tenant.as(READER).get('/ann').expect(200),
+      tenant.as(READER.token).get('/ann').expect(200),
       friendsOf('ann').expect(200),
     ]);
     const before = (await events()).length;
@@ -85,7 +77,10 @@ describe('writing friendships (friends:write)', () => {
       { identityId: 'ann', displayName: 'Ann' },
     ]);
     expect(annFriends.headers.etag).not.toBe(friendsBefore.headers.etag);
-    await tenant.as(READER).get('/ann').expect('ETag', annBefore.headers.etag);
+    await tenant
+      .as(READER.token)
+      .get('/ann')
+      .expect('ETag', annBefore.headers.etag);
     expect((await events()).slice(before)).toStrictEqual([
       { identityId: 'ann', type: 'updated', fields: ['friends'] },
       { identityId: 'ben', type: 'updated', fields: ['friends'] },
@@ -179,25 +174,25 @@ describe('writing friendships (friends:write)', () => {
   });
 
   it('only app tokens with friends:write: 403 for others, an admin’s access token included', async () => {
-    for (const [token, detail] of [
-      [READER, 'This app token lacks the friends:write scope.'],
+    for (const [secret, detail] of [
+      [READER.token, 'This app token lacks the friends:write scope.'],
       [
-        ADMIN,
+        ADMIN.token,
         'Friendships are written by an app token with the friends:write scope.',
       ],
     ])
-      await send('put', '/ann/friends/ben', token)
+      await send('put', '/ann/friends/ben', secret)
         .expect(403)
         .expect((r) =>
           expect(r.body).toStrictEqual(problem(403, 'forbidden', detail)),
         );
-    await send('delete', '/ann/friends/ben', READER).expect(403);
+    await send('delete', '/ann/friends/ben', READER.token).expect(403);
     // A writer of another tenant knows no identity here.
     const other = await t.newTenant(FILE);
     await t
       .http()
       .put(`${tenant.api}/ann/friends/ben`)
-      .set('Authorization', `Bearer ${other.token(WRITER)}`)
+      .set('Authorization', `Bearer ${other.token(WRITER.token)}`)
       .expect(401);
     expect(await events()).toStrictEqual([]);
   });

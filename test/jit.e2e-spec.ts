@@ -1,5 +1,6 @@
 import { SignInRepository } from '../src/auth/sign-in.repository';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
+import { identity, provider, tenantFile } from './support/factories';
 import { AUDIENCE, LocalIssuer } from './support/local-issuer';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -7,10 +8,9 @@ const SIGN_IN_URL = 'https://login.acme.example/sso';
 const AUTH_TIME = Date.UTC(2026, 10, 21, 9, 30, 0, 125) / 1000;
 
 /** A tenant whose one issuer is `realm` of the local issuer. */
-const tenant = (idp: LocalIssuer, id: string, issuer: object) => ({
-  tenant: {
+const tenant = (idp: LocalIssuer, id: string, issuer: object) =>
+  tenantFile({
     id,
-    name: id,
     tokenIssuers: [
       {
         issuer: idp.issuer(id),
@@ -19,13 +19,12 @@ const tenant = (idp: LocalIssuer, id: string, issuer: object) => ({
         ...issuer,
       },
     ],
-  },
-  accountProviders: [{ accountProviderId: 'acme-sso', signInUrl: SIGN_IN_URL }],
-  identities: [
-    { identityId: 'kept', oldIdentityIds: ['merged-away'], userName: 'Kept' },
-    { identityId: 'returning', lastLogin: '2026-01-01T00:00:00.000' },
-  ],
-});
+    accountProviders: [provider('acme-sso', { signInUrl: SIGN_IN_URL })],
+    identities: [
+      identity('kept', { oldIdentityIds: ['merged-away'], userName: 'Kept' }),
+      identity('returning', { lastLogin: '2026-01-01T00:00:00.000' }),
+    ],
+  });
 
 describe('just-in-time identities from a tenant’s JWT issuer', () => {
   const idp = new LocalIssuer();

@@ -4,6 +4,7 @@ import { AccessRepository } from '../src/auth/access.repository';
 import { JwtVerifier } from '../src/auth/jwt-verifier';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { bearer, example } from './support/example';
+import { identity, tenantFile } from './support/factories';
 import { AUDIENCE, Behaviour, LocalIssuer } from './support/local-issuer';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -11,21 +12,15 @@ import { startTestApp, TestApp } from './support/test-app';
 // an outage would have them answer. Every server here is on loopback.
 const idp = new LocalIssuer();
 
-/** A tenant trusting the issuer realm of the same name. */
-const tenant = (id: string, jwksUri?: string) => ({
-  tenant: {
+/** A tenant trusting the issuer realm of the same name, with `issuer`'s fields. */
+const tenant = (id: string, issuer: Record<string, unknown> = {}) =>
+  tenantFile({
     id,
-    name: id,
     tokenIssuers: [
-      {
-        issuer: idp.issuer(id),
-        ...(jwksUri ? { jwksUri } : {}),
-        audiences: [AUDIENCE],
-      },
+      { issuer: idp.issuer(id), audiences: [AUDIENCE], ...issuer },
     ],
-  },
-  identities: [{ identityId: 'ada' }],
-});
+    identities: [identity('ada')],
+  });
 
 const FAILING: [string, 'discovery' | 'jwks', Behaviour][] = [
   ['jwks-500', 'jwks', 'status-500'],
@@ -55,7 +50,7 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
       [
         file,
         ...FAILING.map(([realm]) => tenant(realm)),
-        tenant('refused', 'http://127.0.0.1:1/jwks'),
+        tenant('refused', { jwksUri: 'http://127.0.0.1:1/jwks' }),
         tenant('flight'),
         tenant('burst'),
       ],
@@ -270,13 +265,15 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
       'must use https (http only on loopback: localhost, 127.0.0.0/8, ::1)',
     ],
   ])('refuses to import an issuer at %s', async (url, message) => {
-    const file = tenant('refused-import');
-    file.tenant.tokenIssuers[0].issuer = url;
-    const jwks = tenant('refused-import');
-    Object.assign(jwks.tenant.tokenIssuers[0], { jwksUri: url });
     for (const [candidate, field] of [
-      [file, 'tenant.tokenIssuers[0].issuer'],
-      [jwks, 'tenant.tokenIssuers[0].jwksUri'],
+      [
+        tenant('refused-import', { issuer: url }),
+        'tenant.tokenIssuers[0].issuer',
+      ],
+      [
+        tenant('refused-import', { jwksUri: url }),
+        'tenant.tokenIssuers[0].jwksUri',
+      ],
     ] as const) {
       const error = await t.tenants.importTenant(candidate).catch((e) => e);
       expect(error).toBeInstanceOf(TenantFileError);
@@ -293,16 +290,11 @@ describe('JWTs: a key set that fails is discovered again', () => {
     await issuer.start();
     await issuer.addKey('rsa', 'RS256');
     issuer.jwks.set('moved', 'status-500');
-    const file = {
-      tenant: {
-        id: 'moved',
-        name: 'moved',
-        tokenIssuers: [
-          { issuer: issuer.issuer('moved'), audiences: [AUDIENCE] },
-        ],
-      },
-      identities: [{ identityId: 'ada' }],
-    };
+    const file = tenantFile({
+      id: 'moved',
+      tokenIssuers: [{ issuer: issuer.issuer('moved'), audiences: [AUDIENCE] }],
+      identities: [identity('ada')],
+    });
     const t = await startTestApp([file], { jwksCooldownMs: 0 });
     try {
       const token = await issuer.sign({ sub: 'ada' }, { realm: 'moved' });

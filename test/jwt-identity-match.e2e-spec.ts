@@ -1,55 +1,42 @@
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
+import { identity, provider, tenantFile, token } from './support/factories';
 import { AUDIENCE, LocalIssuer } from './support/local-issuer';
 import { startTestApp, TestApp } from './support/test-app';
 
-const SCIM_TOKEN = 'match-directory-app-token-01';
+const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 /** A tenant whose one issuer is `realm` of the local issuer, with `issuer`'s keys. */
-const tenant = (idp: LocalIssuer, id: string, issuer: object) => ({
-  tenant: {
+const tenant = (idp: LocalIssuer, id: string, issuer: object) =>
+  tenantFile({
     id,
-    name: id,
     tokenIssuers: [
       { issuer: idp.issuer(id), audiences: [AUDIENCE], ...issuer },
     ],
-  },
-  accountProviders: [
-    { accountProviderId: 'acme-sso', signInUrl: 'https://login.acme.example' },
-  ],
-  identities: [
-    {
-      identityId: 'eve',
-      emailAddress: 'Eve@Example.org',
-      emailAddressVerified: true,
-    },
-    { identityId: 'mal', emailAddress: 'mal@example.org' },
-    {
-      identityId: 'dana',
-      userName: 'Dana.Scully',
-      accounts: [
-        {
-          accountId: 'dana-sso',
-          accountProviderId: 'acme-sso',
-          issuedUserId: 'sso-777',
-        },
-      ],
-    },
-  ],
-  // A directory's token, for the tenant whose issuer matches externalIds.
-  tokens:
-    id === 'by-external'
-      ? [
+    accountProviders: [
+      provider('acme-sso', { signInUrl: 'https://login.acme.example' }),
+    ],
+    identities: [
+      identity('eve', {
+        emailAddress: 'Eve@Example.org',
+        emailAddressVerified: true,
+      }),
+      identity('mal', { emailAddress: 'mal@example.org' }),
+      identity('dana', {
+        userName: 'Dana.Scully',
+        accounts: [
           {
-            token: SCIM_TOKEN,
-            type: 'app',
-            appId: 'directory',
-            scopes: ['scim:provision'],
+            accountId: 'dana-sso',
+            accountProviderId: 'acme-sso',
+            issuedUserId: 'sso-777',
           },
-        ]
-      : [],
-});
+        ],
+      }),
+    ],
+    // A directory's token, for the tenant whose issuer matches externalIds.
+    tokens: id === 'by-external' ? [SCIM] : [],
+  });
 
 describe('sign-ins find the identity a directory provisioned (identityMatch)', () => {
   const idp = new LocalIssuer();
@@ -102,7 +89,7 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
     t
       .http()
       [method](`/by-external/scim/v2${path}`)
-      .set('Authorization', `Bearer ${SCIM_TOKEN}`)
+      .set('Authorization', `Bearer ${SCIM.token}`)
       .set('Content-Type', 'application/scim+json')
       .send(JSON.stringify(body));
 

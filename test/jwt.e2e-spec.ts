@@ -2,6 +2,7 @@ import { exportSPKI, SignJWT } from 'jose';
 import { createHmac } from 'node:crypto';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { API, example } from './support/example';
+import { identity, tenantFile } from './support/factories';
 import { AUDIENCE, LocalIssuer } from './support/local-issuer';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -26,34 +27,29 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
         accountClaim: 'account',
       },
     ];
-    const other = {
-      tenant: {
-        id: 'other',
-        name: 'Other',
-        tokenIssuers: [
-          {
-            issuer: `${idp.base}/other`,
-            jwksUri: `${idp.base}/other/jwks`,
-            audiences: [AUDIENCE],
-          },
-        ],
-      },
-      identities: [{ identityId: 'ada' }],
-    };
-    const down = {
-      tenant: {
-        id: 'down',
-        name: 'Down',
-        tokenIssuers: [
-          {
-            issuer: `${idp.base}/down`,
-            jwksUri: 'http://127.0.0.1:1/jwks',
-            audiences: [AUDIENCE],
-          },
-        ],
-      },
-      identities: [{ identityId: 'ada' }],
-    };
+    const other = tenantFile({
+      id: 'other',
+      name: 'Other',
+      tokenIssuers: [
+        {
+          issuer: `${idp.base}/other`,
+          jwksUri: `${idp.base}/other/jwks`,
+          audiences: [AUDIENCE],
+        },
+      ],
+      identities: [identity('ada')],
+    });
+    const down = tenantFile({
+      id: 'down',
+      tokenIssuers: [
+        {
+          issuer: `${idp.base}/down`,
+          jwksUri: 'http://127.0.0.1:1/jwks',
+          audiences: [AUDIENCE],
+        },
+      ],
+      identities: [identity('ada')],
+    });
     t = await startTestApp([file, other, down], { jwksCooldownMs: 300 });
   });
   afterAll(async () => {
@@ -230,15 +226,9 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
   });
 
   it('refuses an issuer and audience another tenant trusts, and exports issuers', async () => {
-    const clash = {
-      tenant: {
-        id: 'clash',
-        name: 'C',
-        tokenIssuers: [
-          { issuer: `${idp.base}/example`, audiences: [AUDIENCE] },
-        ],
-      },
-    };
+    const clash = tenantFile({
+      tokenIssuers: [{ issuer: `${idp.base}/example`, audiences: [AUDIENCE] }],
+    });
     await expect(t.tenants.importTenant(clash)).rejects.toThrow(
       TenantFileError,
     );

@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { bearer } from './support/example';
+import { identity, tenantFile, token } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { TestTenant } from './support/test-tenant';
 
-const SCIM_TOKEN = 'groups-scim-app-token-000001';
-const READER_TOKEN = 'groups-reader-app-token-00001';
+const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
+const READER = token({ appId: 'reader', scopes: ['identities:read'] });
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -13,34 +14,18 @@ const SCIM_JSON = 'application/scim+json; charset=utf-8';
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const WEAK_TAG = /^W\/"[A-Za-z0-9_-]{22}"$/;
 
-const file = {
+const file = tenantFile({
+  id: 'groups',
   // 'admin' is a role like any other here; the tenant's admin role is held
   // by nobody in this file.
-  tenant: { id: 'groups', name: 'Groups', adminRoles: ['owner'] },
+  adminRoles: ['owner'],
   identities: [
-    {
-      identityId: 'ada',
-      displayName: 'Ada Lovelace',
-      roles: ['admin', 'staff'],
-    },
-    { identityId: 'bob', displayName: 'Bob', roles: ['staff'] },
-    { identityId: 'carol' },
+    identity('ada', { displayName: 'Ada Lovelace', roles: ['admin', 'staff'] }),
+    identity('bob', { displayName: 'Bob', roles: ['staff'] }),
+    identity('carol'),
   ],
-  tokens: [
-    {
-      token: SCIM_TOKEN,
-      type: 'app',
-      appId: 'directory',
-      scopes: ['scim:provision'],
-    },
-    {
-      token: READER_TOKEN,
-      type: 'app',
-      appId: 'reader',
-      scopes: ['identities:read'],
-    },
-  ],
-};
+  tokens: [SCIM, READER],
+});
 
 describe('SCIM Groups', () => {
   let t: TestApp;
@@ -52,11 +37,11 @@ describe('SCIM Groups', () => {
     method: 'get' | 'post' | 'put' | 'patch' | 'delete',
     path: string,
     body?: object,
-    token = SCIM_TOKEN,
+    secret = SCIM.token,
   ) => {
     const req = request(t.app.getHttpServer())
       [method](base + path)
-      .set(bearer(tenant.token(token)))
+      .set(bearer(tenant.token(secret)))
       .set('Host', 'scim.test');
     return body === undefined
       ? req
@@ -66,14 +51,14 @@ describe('SCIM Groups', () => {
     (
       await request(t.app.getHttpServer())
         .get(`${tenant.api}/${id}/roles`)
-        .set(bearer(tenant.token(READER_TOKEN)))
+        .set(bearer(tenant.token(READER.token)))
         .expect(200)
     ).body;
   const identityTag = async (id: string) =>
     (
       await request(t.app.getHttpServer())
         .get(`${tenant.api}/${id}`)
-        .set(bearer(tenant.token(READER_TOKEN)))
+        .set(bearer(tenant.token(READER.token)))
         .expect(200)
     ).headers.etag;
   const events = () =>
@@ -384,10 +369,7 @@ describe('SCIM Groups', () => {
   it('reads the tenant’s admin roles but does not change who holds them (403)', async () => {
     tenant = await t.newTenant({
       ...file,
-      identities: [
-        ...file.identities,
-        { identityId: 'olga', roles: ['owner'] },
-      ],
+      identities: [...file.identities, identity('olga', { roles: ['owner'] })],
     });
     base = `/${tenant.id}/scim/v2`;
     const owner = await findByName('owner');
@@ -508,7 +490,7 @@ describe('SCIM Groups', () => {
   });
 
   it('answers only app tokens with scim:provision, in SCIM errors', async () => {
-    const res = await scim('get', '/Groups', undefined, READER_TOKEN).expect(
+    const res = await scim('get', '/Groups', undefined, READER.token).expect(
       403,
     );
     expect(res.headers['content-type']).toBe(SCIM_JSON);

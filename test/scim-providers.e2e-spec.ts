@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { bearer } from './support/example';
+import { tenantFile, token } from './support/factories';
 import { SCIM_HOST } from './support/scim-tenant';
 import { startTestApp, TestApp } from './support/test-app';
 import { TestTenant } from './support/test-tenant';
@@ -11,32 +12,19 @@ import { TestTenant } from './support/test-tenant';
 // 2.0 reference"), then a round trip: what they provisioned, read back
 // through the identity API and the tenant export.
 
-const SCIM_TOKEN = 'providers-scim-app-token-0001';
-const READER_TOKEN = 'providers-reader-app-token-0001';
+const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
+const READER = token({ appId: 'reader', scopes: ['identities:read'] });
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
-const file = {
-  tenant: { id: 'providers', name: 'Providers' },
+const file = tenantFile({
+  id: 'providers',
   identities: [{ identityId: 'resident', displayName: 'Resident' }],
-  tokens: [
-    {
-      token: SCIM_TOKEN,
-      type: 'app',
-      appId: 'directory',
-      scopes: ['scim:provision'],
-    },
-    {
-      token: READER_TOKEN,
-      type: 'app',
-      appId: 'reader',
-      scopes: ['identities:read'],
-    },
-  ],
-};
+  tokens: [SCIM, READER],
+});
 
 describe('identity-provider request sequences', () => {
   let t: TestApp;
@@ -53,7 +41,7 @@ describe('identity-provider request sequences', () => {
     const req = request(t.app.getHttpServer())
       [method](base + path)
       .set('Host', SCIM_HOST)
-      .set(bearer(tenant.token(SCIM_TOKEN)));
+      .set(bearer(tenant.token(SCIM.token)));
     return body === undefined
       ? req
       : req.set('Content-Type', 'application/scim+json').send(body);
@@ -61,7 +49,7 @@ describe('identity-provider request sequences', () => {
   const identity = (id: string, path = '') =>
     request(t.app.getHttpServer())
       .get(`${tenant.api}/${encodeURIComponent(id)}${path}`)
-      .set(bearer(tenant.token(READER_TOKEN)));
+      .set(bearer(tenant.token(READER.token)));
   const userNamed = async (userName: string) => {
     const res = await scim(
       'get',

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { identity, tenantFile, token } from './support/factories';
 import { serverEnvironment, startServer, type Server } from './support/server';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -11,22 +12,18 @@ import { WebhookReceiver } from './support/webhook-receiver';
 // every event arrives, in order per identity, and never twice at the same
 // time.
 const ROOT = resolve(__dirname, '..');
-const ADMIN = 'fleet-console-app-token-0001';
+const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const PEOPLE = ['ann', 'bob', 'cy', 'dee'];
-const own = (id: string) => `fleet-${id}-access-token-0001`;
+/** Each one's access token. */
+const OWN = Object.fromEntries(
+  PEOPLE.map((identityId) => [identityId, token({ identityId })]),
+);
 
-const FILE = {
-  tenant: { id: 'fleet', name: 'Fleet' },
-  identities: PEOPLE.map((identityId) => ({ identityId })),
-  tokens: [
-    { token: ADMIN, type: 'app', appId: 'console', scopes: ['tenant:admin'] },
-    ...PEOPLE.map((identityId) => ({
-      token: own(identityId),
-      type: 'access',
-      identityId,
-    })),
-  ],
-};
+const FILE = tenantFile({
+  id: 'fleet',
+  identities: PEOPLE.map((id) => identity(id)),
+  tokens: [ADMIN, ...Object.values(OWN)],
+});
 
 const FAST = {
   RATE_LIMIT: '1000000',
@@ -80,7 +77,7 @@ describe('webhook delivery by two instances, killed mid-delivery', () => {
     const res = await fetch(`${base}/fleet/api/identity/v1`, {
       method: 'PUT',
       headers: {
-        Authorization: `Bearer ${own(who)}`,
+        Authorization: `Bearer ${OWN[who].token}`,
         'Content-Type': 'application/json',
       },
       body: JSON.stringify({ displayName: `${who} ${n}` }),
@@ -95,7 +92,7 @@ describe('webhook delivery by two instances, killed mid-delivery', () => {
       const res = await fetch(`${one.base}/fleet/api/admin/v1/webhooks`, {
         method: 'POST',
         headers: {
-          Authorization: `Bearer ${ADMIN}`,
+          Authorization: `Bearer ${ADMIN.token}`,
           'Content-Type': 'application/json',
         },
         body: JSON.stringify({ url: receiver.url }),

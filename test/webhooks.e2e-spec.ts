@@ -2,39 +2,33 @@ import request from 'supertest';
 import { EventsService } from '../src/events/events.service';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import type { WebhookConfig } from '../src/config/app-config';
+import { identity, tenantFile, token, type Token } from './support/factories';
 import { problemBody as problem } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 import { until } from './support/until';
 import { WebhookReceiver } from './support/webhook-receiver';
 
-const ADMIN = 'hooks-console-app-token-0001';
-const DELETER = 'hooks-deleter-app-token-0001';
+const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
+const DELETER = token({
+  appId: 'deleter',
+  scopes: ['identities:read', 'identities:delete'],
+});
 /** Each identity's own access token: a PUT of the identity API changes its caller. */
-const own = (identityId: string) => `hooks-${identityId}-access-token-0001`;
+const OWN = Object.fromEntries(
+  ['ann', 'bob', 'cy'].map((identityId) => [identityId, token({ identityId })]),
+);
 
-const FILE = {
-  tenant: { id: 'hooks', name: 'Hooks', adminRoles: ['admin'] },
+const FILE = tenantFile({
+  id: 'hooks',
+  adminRoles: ['admin'],
   identities: [
-    { identityId: 'ann', displayName: 'Ann', roles: ['admin'] },
-    { identityId: 'bob', displayName: 'Bob' },
-    { identityId: 'cy', displayName: 'Cy' },
+    identity('ann', { displayName: 'Ann', roles: ['admin'] }),
+    identity('bob', { displayName: 'Bob' }),
+    identity('cy', { displayName: 'Cy' }),
   ],
-  tokens: [
-    { token: ADMIN, type: 'app', appId: 'console', scopes: ['tenant:admin'] },
-    ...['ann', 'bob', 'cy'].map((identityId) => ({
-      token: own(identityId),
-      type: 'access',
-      identityId,
-    })),
-    {
-      token: DELETER,
-      type: 'app',
-      appId: 'deleter',
-      scopes: ['identities:read', 'identities:delete'],
-    },
-  ],
-};
+  tokens: [ADMIN, ...Object.values(OWN), DELETER],
+});
 
 /** Short times, so that back-off, timeouts and leases play out in a test. */
 const FAST: WebhookConfig = {
@@ -60,30 +54,30 @@ describe('webhooks', () => {
   let app: TestApp;
   let tenant: TestTenant;
   const admin = () => `/${tenant.id}/api/admin/v1/webhooks`;
-  const as = (token: string) => ({
+  const as = ({ token: secret }: Token) => ({
     get: (path: string) =>
       request(app.app.getHttpServer())
         .get(path)
-        .set('Authorization', `Bearer ${tenant.token(token)}`),
+        .set('Authorization', `Bearer ${tenant.token(secret)}`),
     post: (path: string, body: object) =>
       request(app.app.getHttpServer())
         .post(path)
-        .set('Authorization', `Bearer ${tenant.token(token)}`)
+        .set('Authorization', `Bearer ${tenant.token(secret)}`)
         .send(body),
     patch: (path: string, body: object) =>
       request(app.app.getHttpServer())
         .patch(path)
-        .set('Authorization', `Bearer ${tenant.token(token)}`)
+        .set('Authorization', `Bearer ${tenant.token(secret)}`)
         .send(body),
     put: (path: string, body: object) =>
       request(app.app.getHttpServer())
         .put(path)
-        .set('Authorization', `Bearer ${tenant.token(token)}`)
+        .set('Authorization', `Bearer ${tenant.token(secret)}`)
         .send(body),
     delete: (path: string) =>
       request(app.app.getHttpServer())
         .delete(path)
-        .set('Authorization', `Bearer ${tenant.token(token)}`),
+        .set('Authorization', `Bearer ${tenant.token(secret)}`),
   });
 
   beforeAll(async () => {
@@ -104,7 +98,7 @@ describe('webhooks', () => {
 
   /** Renames an identity (one `updated` event). */
   const rename = (identityId: string, displayName: string) =>
-    as(own(identityId)).put(tenant.api, { displayName }).expect(200);
+    as(OWN[identityId]).put(tenant.api, { displayName }).expect(200);
 
   const status = async (id: string) =>
     (await as(ADMIN).get(`${admin()}/${id}/status`).expect(200)).body;
@@ -255,12 +249,12 @@ describe('webhooks', () => {
     });
 
     it('are the tenant admin’s only: another token gets 403, another tenant’s webhook is not found', async () => {
-      const res = await as(own('ann')).get(admin());
+      const res = await as(OWN.ann).get(admin());
       expect(res.status).toBe(403);
       const other = await app.newTenant(FILE);
       const made = await request(app.app.getHttpServer())
         .post(`/${other.id}/api/admin/v1/webhooks`)
-        .set('Authorization', `Bearer ${other.token(ADMIN)}`)
+        .set('Authorization', `Bearer ${other.token(ADMIN.token)}`)
         .send({ url: 'http://127.0.0.1:9/', enabled: false })
         .expect(201);
       const foreign = await as(ADMIN).get(`${admin()}/${made.body.id}`);
@@ -327,7 +321,7 @@ describe('webhooks', () => {
           .firstArrivals()
           .find((d) => d.payload.data.eventId === eventId)!.payload;
       const last = arrived(events.at(-2)!.id);
-      const ann = await tenant.as(own('ann')).get('').expect(200);
+      const ann = await tenant.as(OWN.ann.token).get('').expect(200);
       expect(last).toStrictEqual({
         type: 'identity.updated',
         timestamp: TIME,
@@ -528,7 +522,7 @@ describe('webhooks', () => {
       copy.tenant.id = tenant.id;
       copy.identities = copy.identities.filter((i) => i.identityId !== 'cy');
       copy.tokens = copy.tokens
-        .filter((t) => t.token !== own('cy'))
+        .filter((t) => t.token !== OWN.cy.token)
         .map((t) => ({ ...t, token: tenant.token(t.token) }));
       await app.tenants.importTenant(copy, { replace: true });
       const after = await as(ADMIN).get(`${admin()}/${id}`).expect(200);
@@ -586,7 +580,7 @@ describe('webhooks whose retries run out', () => {
     const tenant = await app.newTenant(FILE);
     const server = app.app.getHttpServer();
     const admin = `/${tenant.id}/api/admin/v1/webhooks`;
-    const auth = { Authorization: `Bearer ${tenant.token(ADMIN)}` };
+    const auth = { Authorization: `Bearer ${tenant.token(ADMIN.token)}` };
     receiver = await new WebhookReceiver().start();
     receiver.next(
       { answer: 503, headers: { 'retry-after': '1' } },
@@ -604,7 +598,7 @@ describe('webhooks whose retries run out', () => {
     const id = made.body.id;
     // One identity's events: one attempt at a time.
     for (const name of ['Ann again', 'Ann once more'])
-      await tenant.as(own('ann')).put('', { displayName: name }).expect(200);
+      await tenant.as(OWN.ann.token).put('', { displayName: name }).expect(200);
     const status = async () =>
       (await request(server).get(`${admin}/${id}/status`).set(auth)).body;
     await until(async () => (await status()).status === 'failing');

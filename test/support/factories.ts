@@ -1,12 +1,20 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * Tenant files for tests, from the parts a test cares about: every other
  * part is the smallest the import format accepts. Each tenant gets an id
- * of its own (`t1`, `t2`, …) unless one is given, and each token a secret
- * of its own, so that tests sharing a database never meet.
+ * of its own (`t1-…`, `t2-…`) unless one is given, a name from its id unless
+ * one is given (for tests that read it back), and each token a secret of
+ * its own, so that tests sharing a database or a Redis never meet: the
+ * suffix is drawn for each test file, which restarts the counters.
  */
 
+const RUN = randomBytes(4).toString('hex');
 let tenants = 0;
 let secrets = 0;
+
+/** A token entry: its secret, and what it is a token of. */
+export type Token = Record<string, unknown> & { token: string };
 
 export interface TenantFile {
   tenant: {
@@ -17,26 +25,27 @@ export interface TenantFile {
     tokenIssuers?: Record<string, unknown>[];
   };
   accountProviders?: Record<string, unknown>[];
-  identities?: Record<string, unknown>[];
-  tokens?: Record<string, unknown>[];
+  identities: Record<string, unknown>[];
+  tokens: Token[];
 }
 
 export function tenantFile(
   parts: {
     id?: string;
+    name?: string;
     adminRoles?: string[];
     linkReturnUrls?: string[];
     tokenIssuers?: Record<string, unknown>[];
     accountProviders?: Record<string, unknown>[];
     identities?: Record<string, unknown>[];
-    tokens?: Record<string, unknown>[];
+    tokens?: Token[];
   } = {},
 ): TenantFile {
-  const id = parts.id ?? `t${++tenants}-${process.pid}`;
+  const id = parts.id ?? `t${++tenants}-${RUN}`;
   return {
     tenant: {
       id,
-      name: `Tenant ${id}`,
+      name: parts.name ?? `Tenant ${id}`,
       ...(parts.adminRoles && { adminRoles: parts.adminRoles }),
       ...(parts.linkReturnUrls && { linkReturnUrls: parts.linkReturnUrls }),
       ...(parts.tokenIssuers && { tokenIssuers: parts.tokenIssuers }),
@@ -72,8 +81,8 @@ export function token(
   of:
     | { identityId: string; accountId?: string }
     | { appId: string; scopes?: string[] },
-): Record<string, unknown> & { token: string } {
-  const secret = `factory-token-${process.pid}-${String(++secrets).padStart(6, '0')}`;
+): Token {
+  const secret = `factory-token-${RUN}-${String(++secrets).padStart(6, '0')}`;
   return 'identityId' in of
     ? { token: secret, type: 'access', ...of }
     : { token: secret, type: 'app', ...of };
