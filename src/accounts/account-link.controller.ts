@@ -1,9 +1,9 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { Access } from '../common/http/access.decorator';
 import { ApiProblems, ApiTenant } from '../common/http/api-docs';
 import { headers, RATE_LIMIT } from '../common/http/api-headers';
+import { type Exchange, Http } from '../common/http/exchange';
 import { PROVIDER_ID } from '../common/validation/field-rules';
 import { AccountLinkService } from './account-link.service';
 import { LinkCallbackQuery, LinkStartQuery } from './accounts.dto';
@@ -14,11 +14,15 @@ const REDIRECT = {
   headers: headers(...RATE_LIMIT, 'Location'),
 };
 
-/** Sends the browser on, never caching the answer (it holds a one-time state). */
-function redirect(res: Response, location: string): void {
+/**
+ * Sends the browser on, never caching the answer (it holds a one-time
+ * state). Nest sends it once the interceptors have run: the write of a
+ * callback is recorded for reads on every instance before the browser
+ * arrives at the application (read routing).
+ */
+function redirect({ res }: Exchange, location: string): void {
   res.status(303).setHeader('Location', location);
   res.setHeader('Cache-Control', 'no-store');
-  res.end();
 }
 
 /**
@@ -46,9 +50,9 @@ export class AccountLinkController {
   async getLinkCallback(
     @Param('tenant') tenantId: string,
     @Query() query: LinkCallbackQuery,
-    @Res() res: Response,
+    @Http() http: Exchange,
   ): Promise<void> {
-    redirect(res, await this.links.callback(tenantId, query));
+    redirect(http, await this.links.callback(tenantId, query));
   }
 
   @Get(':accountProviderId/start')
@@ -71,10 +75,10 @@ export class AccountLinkController {
     @Param('tenant') tenantId: string,
     @Param('accountProviderId') providerId: string,
     @Query() query: LinkStartQuery,
-    @Res() res: Response,
+    @Http() http: Exchange,
   ): Promise<void> {
     redirect(
-      res,
+      http,
       await this.links.start(
         tenantId,
         providerId,

@@ -1,18 +1,16 @@
 import { ColumnTypeEnum } from '@prisma/driver-adapter-utils';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { adapterRows, statementQuery } from './adapter-query';
 
-/** The package.json of `dir`'s package, read from the directory up. */
+/** The package.json of the package `file` belongs to: the nearest one up. */
 function manifest(file: string): { dependencies: Record<string, string> } {
   let dir = dirname(file);
-  for (;;) {
-    try {
-      return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    } catch {
-      dir = dirname(dir);
-    }
+  while (!existsSync(join(dir, 'package.json'))) {
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${file}`);
+    dir = dirname(dir);
   }
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 }
 
 describe('the driver adapter utilities', () => {

@@ -7,7 +7,7 @@ import {
   NestInterceptor,
 } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { concatMap, Observable } from 'rxjs';
+import { concatMap, Observable, of } from 'rxjs';
 import { pathParam, requestState } from '../../common/http/request-context';
 import { TENANT_ID } from '../../common/validation/field-rules';
 import { Metrics } from '../metrics';
@@ -95,7 +95,11 @@ function tenantOf(req: Request): string | undefined {
  * provider's callback), records the primary's WAL position before the
  * answer leaves, so that the caller's next read, on any instance, sees the
  * write. A position that cannot be recorded only lets a replica serve the
- * write's tenant sooner; it never fails the write.
+ * write's tenant sooner; it never fails the write. A request that wrote
+ * and then failed records nothing: a token's first request that creates
+ * its identity just in time and is then refused by the access rule leaves
+ * the identity to reach the replicas within the bound (the token's next
+ * request, not finding it there, finds it on the primary).
  */
 @Injectable()
 export class RecordWrites implements NestInterceptor {
@@ -107,18 +111,23 @@ export class RecordWrites implements NestInterceptor {
     const req = context.switchToHttp().getRequest<Request>();
     const tenant = pathParam(req, 'tenant');
     if (!TENANT_ID.test(tenant)) return next.handle();
-    return next.handle().pipe(
-      concatMap(async (body: unknown) => {
-        if (!this.routing.wrote(req)) return body;
-        await this.routing
-          .written(tenant)
-          .catch((error: Error) =>
-            this.logger.warn(
-              `The position of a write to ${tenant} was not recorded (${error.message}); its reads may lag by up to the replica bound`,
-            ),
-          );
-        return body;
-      }),
-    );
+    return next
+      .handle()
+      .pipe(
+        concatMap((body: unknown) =>
+          this.routing.wrote(req) ? this.record(tenant, body) : of(body),
+        ),
+      );
+  }
+
+  private async record(tenant: string, body: unknown): Promise<unknown> {
+    await this.routing
+      .written(tenant)
+      .catch((error: Error) =>
+        this.logger.warn(
+          `The position of a write to ${tenant} was not recorded (${error.message}); its reads may lag by up to the replica bound`,
+        ),
+      );
+    return body;
   }
 }
