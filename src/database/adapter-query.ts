@@ -3,8 +3,10 @@ import {
   ColumnType,
   ColumnTypeEnum,
   SqlQuery,
+  SqlQueryable,
   SqlResultSet,
 } from '@prisma/driver-adapter-utils';
+import type { StatementSource } from './pool-statements';
 
 /**
  * A statement's text (numbered placeholders) and its parameters' values
@@ -93,4 +95,12 @@ export function adapterRows<T>(result: SqlResultSet): T[] {
     }
     return record as T;
   });
+}
+
+/** Statements run on a driver adapter (an in-process PGlite's). */
+export function adapterStatements(adapter: SqlQueryable): StatementSource {
+  return {
+    rows: async <T>(text: string, values: unknown[]) =>
+      adapterRows<T>(await adapter.queryRaw(statementQuery(text, values))),
+  };
 }

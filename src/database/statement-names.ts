@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { PrismaPg } from '@prisma/adapter-pg';
 
-type StatementNames = NonNullable<
-  NonNullable<
-    ConstructorParameters<typeof PrismaPg>[1]
-  >['statementNameGenerator']
->;
+/** The name to prepare a statement's text under; '' to run it unnamed. */
+export type StatementNames = (text: string, parameterCount: number) => string;
 
 /** How many distinct statements a process prepares; beyond it, statements run unnamed. */
 const MAX_PREPARED = 256;
@@ -16,17 +12,19 @@ const MAX_PREPARED = 256;
  * The name is stable per text (pg refuses one name for two texts) and
  * within PostgreSQL's 63 bytes; the number of names is bounded (a text
  * that varies, such as an `IN` list's length, cannot prepare without end),
- * and statements without parameters (BEGIN, COMMIT) stay unnamed.
+ * and statements without parameters (BEGIN, COMMIT) stay unnamed. One
+ * generator serves a pool's driver adapter and its statements
+ * (pool-statements.ts), so that both name a text alike.
  */
 export function statementNames(max = MAX_PREPARED): StatementNames {
   const names = new Map<string, string>();
-  return ({ sql, args }) => {
-    if (args.length === 0) return '';
-    let name = names.get(sql);
+  return (text, parameterCount) => {
+    if (parameterCount === 0) return '';
+    let name = names.get(text);
     if (name === undefined) {
       if (names.size >= max) return '';
-      name = `s${createHash('sha256').update(sql).digest('base64url').slice(0, 26)}`;
-      names.set(sql, name);
+      name = `s${createHash('sha256').update(text).digest('base64url').slice(0, 26)}`;
+      names.set(text, name);
     }
     return name;
   };

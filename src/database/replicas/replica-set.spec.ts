@@ -5,7 +5,7 @@ import { lsnKey, parseLsn, Replica, ReplicaSet } from './replica-set';
 function replica(name: string) {
   const r = {
     name,
-    adapter: {} as Replica['adapter'],
+    statements: {} as Replica['statements'],
     position: 0n as bigint | null | Error,
     async replayPosition() {
       if (r.position instanceof Error) throw r.position;
