@@ -88,6 +88,20 @@ const TOKEN_CALLER = statement((p: { tokenHash: string }) =>
     .where('t.token_hash', '=', p.tokenHash),
 );
 
+/** A token's last use, now, unless another instance wrote it within the minute. */
+const TOUCH_TOKEN = statement((p: { tokenId: string }) =>
+  builder
+    .updateTable('token')
+    .set({ last_used_at: sql<Date>`now()` })
+    .where('id', '=', sql<string>`${p.tokenId}::uuid`)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
+      ]),
+    ),
+);
+
 interface FactsParams {
   tenantId: string;
   targetId: string;
@@ -259,10 +273,7 @@ export class AccessRepository {
    * outside the request's reads: it does not send them there.
    */
   async touchToken(tokenId: string): Promise<void> {
-    await this.database.prisma.$executeRaw`
-      UPDATE token SET last_used_at = now()
-       WHERE id = ${tokenId}::uuid
-         AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+    await this.database.aside.rows(TOUCH_TOKEN, { tokenId });
   }
 
   /**

@@ -5,7 +5,11 @@ import {
   createSecretKey,
   KeyObject,
 } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { IdentityRepository } from './identity.repository';
+
+/** How many versions' tags a process keeps. */
+const TAGS_KEPT = 10_000;
 
 export type VersionTagger = (
   tenantId: string,
@@ -26,17 +30,38 @@ export type VersionTagger = (
 export class IdentityTags {
   // A KeyObject: an HMAC keyed with one is four times cheaper than with a Buffer.
   private key?: Promise<KeyObject>;
+  private versionTag?: Promise<VersionTagger>;
 
   constructor(private readonly identities: IdentityRepository) {}
 
-  /** A function giving the tag of an identity's version, without quotes. */
-  async tagger(): Promise<VersionTagger> {
-    const key = await this.loadKey();
-    return (tenantId, identityId, version) =>
-      createHmac('sha256', key)
-        .update(`${tenantId}\u0000${identityId}\u0000${version}`)
-        .digest('base64url')
-        .slice(0, 22);
+  /**
+   * A function giving the tag of an identity's version, without quotes.
+   * One per process: a version's tag is computed once and kept (the latest
+   * ten thousand), as reads of one version far outnumber its writes.
+   */
+  tagger(): Promise<VersionTagger> {
+    this.versionTag ??= this.loadKey().then(
+      (key) => {
+        const tags = new LRUCache<string, string>({ max: TAGS_KEPT });
+        return (tenantId, identityId, version) => {
+          const message = `${tenantId}\u0000${identityId}\u0000${version}`;
+          let tag = tags.get(message);
+          if (tag === undefined) {
+            tag = createHmac('sha256', key)
+              .update(message)
+              .digest('base64url')
+              .slice(0, 22);
+            tags.set(message, tag);
+          }
+          return tag;
+        };
+      },
+      (error: unknown) => {
+        this.versionTag = undefined;
+        throw error;
+      },
+    );
+    return this.versionTag;
   }
 
   /** The ETag of a representation of that version; `shape` names a reduced one. */
