@@ -348,6 +348,15 @@ export class Database {
   }
 }
 
+/** The driver adapter's options: its statements named by `names`, when given. */
+function adapterOptions(
+  names?: StatementNames,
+): ConstructorParameters<typeof PrismaPg>[1] {
+  return names
+    ? { statementNameGenerator: ({ sql, args }) => names(sql, args.length) }
+    : {};
+}
+
 /**
  * A pool whose every statement PostgreSQL itself stops after
  * DATABASE_QUERY_TIMEOUT_MS (`statement_timeout`, set on each new
@@ -358,15 +367,6 @@ export class Database {
  * (docs/operations.md). The client waits a second longer, in case the
  * server cannot answer at all.
  */
-/** The driver adapter's options: its statements named by `names`, when given. */
-function adapterOptions(
-  names?: StatementNames,
-): ConstructorParameters<typeof PrismaPg>[1] {
-  return names
-    ? { statementNameGenerator: ({ sql, args }) => names(sql, args.length) }
-    : {};
-}
-
 function boundedPool(config: AppConfig, options: PoolConfig): Pool {
   // Run before the connection is first handed out (pg-pool's onConnect).
   const onConnect = (client: { query(sql: string): Promise<unknown> }) =>
