@@ -131,25 +131,8 @@ const LAYERS = {
     added: true,
     late: (app) => app.useGlobalInterceptors({ intercept: (_context, next) => next.handle() }),
   },
-  etag: {
-    what: "the ETag's HMAC, replaced by a per-process cache of each version's tag",
-    late: (app) => {
-      const tags = app.get(dist('identity/identity-tags').IdentityTags);
-      const tagger = tags.tagger.bind(tags);
-      const cache = new Map();
-      tags.tagger = async () => {
-        const tag = await tagger();
-        return (tenantId, identityId, version) => {
-          const key = `${tenantId}\u0000${identityId}\u0000${version}`;
-          let value = cache.get(key);
-          if (value === undefined) cache.set(key, (value = tag(tenantId, identityId, version)));
-          return value;
-        };
-      };
-    },
-  },
   'access-query': {
-    what: "the access query (the token with its caller's identity: SQL, Prisma's adapter, pg, decoding), replaced by a per-process cache of its result",
+    what: "the access query (the token with its caller's identity: SQL, pg, decoding), replaced by a per-process cache of its result",
     late: (app) => {
       const access = app.get(dist('auth/access.repository').AccessRepository);
       const find = access.findTokenCaller.bind(access);
