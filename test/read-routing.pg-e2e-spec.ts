@@ -6,6 +6,7 @@ import { tenantFile, token } from './support/factories';
 import { AUDIENCE, LocalIssuer } from './support/local-issuer';
 import { withClient } from './support/postgres-admin';
 import { startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 // Reads from replicas, seen from a client. The "replica" is a database of
 // its own on the test server with the example tenant imported under
@@ -163,6 +164,29 @@ describe('reads from a replica', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('goes on answering when the servers close its idle connections (a restart, a failover)', async () => {
+    await replayed(await walNow());
+    expect(await displayName(t)).toBe(REPLICA_NAME);
+    const databases = [t, replica].map((app) =>
+      new URL(app.app.get(AppConfig).databaseUrl!).pathname.slice(1),
+    );
+    const closed = await withClient(async (c) => {
+      const { rows } = await c.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = ANY ($1) AND pid <> pg_backend_pid()`,
+        [databases],
+      );
+      return rows.length;
+    });
+    expect(closed).toBeGreaterThan(0);
+    await sleep(300);
+    // The primary answers at once; the replica again once a poll reaches it.
+    expect(['Ada Lovelace', REPLICA_NAME]).toContain(await displayName(t));
+    await until(async () => (await displayName(t)) === REPLICA_NAME, {
+      what: 'reads from the replica again',
+    });
   });
 
   it('answers from the primary, without an error, when a replica cannot be reached', async () => {

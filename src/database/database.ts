@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { Logger } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool, PoolConfig } from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -371,12 +372,21 @@ function boundedPool(config: AppConfig, options: PoolConfig): Pool {
   // Run before the connection is first handed out (pg-pool's onConnect).
   const onConnect = (client: { query(sql: string): Promise<unknown> }) =>
     client.query(`SET statement_timeout = ${config.databaseQueryTimeoutMs}`);
-  return new Pool({
+  const pool = new Pool({
     ...options,
     query_timeout: config.databaseQueryTimeoutMs + 1000,
     onConnect,
   } as PoolConfig);
+  // An idle connection the server closed (a restart, a replica stopped, a
+  // failover): the pool drops it and opens another when one is needed. The
+  // pool reports it as an event, which would end the process unheard.
+  pool.on('error', (error) =>
+    POOL_LOG.warn(`An idle database connection closed: ${error.message}`),
+  );
+  return pool;
 }
+
+const POOL_LOG = new Logger('Database');
 
 /** SQLSTATE of a standby cancelling a query that conflicts with replay. */
 const RECOVERY_CONFLICT = '40001';
