@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module';
 import { AdminModule } from './admin/admin.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { SecretsModule } from './common/secrets/secrets.module';
 import { DatabaseModule } from './database/database.module';
 import { ReadRoutingModule } from './ops/read-routing/read-routing.module';
 import { FriendsModule } from './friends/friends.module';
@@ -28,6 +29,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DiscoveryModule,
         DatabaseModule.forRoot('service'),
+        SecretsModule,
         OpsModule,
         AuthModule,
         TenantsModule,

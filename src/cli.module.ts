@@ -3,6 +3,7 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { SecretsModule } from './common/secrets/secrets.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
 import { IdentityModule } from './identity/identity.module';
@@ -18,6 +19,7 @@ export class CliModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot('command'),
+        SecretsModule,
         AuthModule,
         AdminModule,
         TenantsModule,

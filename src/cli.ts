@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TokensService } from './auth/tokens.service';
 import { AccountProvidersService } from './admin/account-providers.service';
+import { SecretBox } from './common/secrets/secret-box';
 import {
   IssuerReplacement,
   ISSUER_KEYS,
@@ -58,10 +59,12 @@ const USAGE = `Usage: npm run cli -- <command>
                                        change its name, admin roles or return URLs (each list whole)
   provider list|show|add|set|remove --tenant <t> [<id>]
       add <id> --sign-in-url <url> [--display-name <n>] [--image-url <url>]
-               [--multiple-accounts] [--json <object>]
+               [--multiple-accounts] [--json <object>] [--client-secret-stdin]
                                        add an account provider after the others
-                                       (--json: any key, e.g. link settings)
-      set <id> [the same options] [--single-account]
+                                       (--json: any key, e.g. link settings;
+                                       --client-secret-stdin: the link's client
+                                       secret, read from standard input)
+      set <id> [the same options] [--single-account] [--no-client-secret]
                                        change the options given, keep the others
       remove <id> [--delete-accounts]  remove it (with its accounts, when asked)
   issuer list|show|add|set|remove --tenant <t> [<id|url>]
@@ -81,7 +84,9 @@ const USAGE = `Usage: npm run cli -- <command>
                                        merge an identity into another
   events --tenant <t> [--after <id>] [--follow]
                                        print the change log as JSON lines
-  audit --tenant <t>                   print the audit log of administration as JSON lines`;
+  audit --tenant <t>                   print the audit log of administration as JSON lines
+  secret-keys rotate                   seal every stored client secret under the first key
+                                       (on the embedded database: a new key first)`;
 
 const count = (n: number, one: string, many: string) =>
   `${n} ${n === 1 ? one : many}`;
@@ -124,6 +129,8 @@ async function main(argv: string[]): Promise<void> {
       'multiple-accounts': { type: 'boolean' },
       'single-account': { type: 'boolean' },
       'delete-accounts': { type: 'boolean' },
+      'client-secret-stdin': { type: 'boolean' },
+      'no-client-secret': { type: 'boolean' },
       json: { type: 'string' },
       url: { type: 'string' },
       overlap: { type: 'string' },
@@ -177,7 +184,14 @@ async function run(
       throw new Refused(`Unknown tenant "${tenantId}".`);
     return tenantId;
   };
-  const withAction = ['token', 'tenant', 'provider', 'issuer', 'webhook'];
+  const withAction = [
+    'token',
+    'tenant',
+    'provider',
+    'issuer',
+    'webhook',
+    'secret-keys',
+  ];
   switch (
     `${command} ${withAction.includes(command) ? (args[0] ?? '') : ''}`.trim()
   ) {
@@ -343,14 +357,16 @@ async function run(
         ...(opts['multiple-accounts'] && { allowsMultipleAccounts: true }),
         ...(opts['single-account'] && { allowsMultipleAccounts: false }),
       };
+      const secret = await clientSecretOption(opts);
       if (args[0] === 'add')
         return print(
           await providers.createProvider(
             tenantId,
-            checkedBody(AccountProviderEntry, PROVIDER_KEYS, {
-              accountProviderId: id,
-              ...given,
-            }),
+            checkedBody(
+              AccountProviderEntry,
+              PROVIDER_KEYS,
+              withClientSecret({ accountProviderId: id, ...given }, secret),
+            ),
             CLI,
           ),
         );
@@ -359,10 +375,11 @@ async function run(
         await providers.replaceProvider(
           tenantId,
           id,
-          checkedBody(ProviderReplacement, PROVIDER_KEYS, {
-            ...current,
-            ...given,
-          }),
+          checkedBody(
+            ProviderReplacement,
+            PROVIDER_KEYS,
+            withClientSecret({ ...current, ...given }, secret),
+          ),
           undefined,
           CLI,
         ),
@@ -520,6 +537,22 @@ async function run(
           CLI,
         ),
       );
+    case 'secret-keys rotate': {
+      const box = app.get(SecretBox);
+      const { added } = box.addKey();
+      const { resealed, unreadable } = await app
+        .get(AccountProvidersService)
+        .resealSecrets();
+      console.log(
+        `${added ? `Added key "${box.currentKeyId}" to the embedded database's key file. ` : ''}` +
+          `${count(resealed, 'client secret', 'client secrets')} sealed anew under key "${box.currentKeyId}".` +
+          (unreadable.length
+            ? ` ${count(unreadable.length, 'secret', 'secrets')} no key of this command opens (${unreadable.slice(0, 10).join(', ')}): set them again.`
+            : ' Keys other than it now seal nothing.'),
+      );
+      if (unreadable.length) process.exitCode = 1;
+      return;
+    }
     case 'audit': {
       const [admin, tenantId] = [app.get(AdminService), await knownTenant()];
       return printAll((page) => admin.listEvents(tenantId, page));
@@ -597,6 +630,40 @@ function checkedBody<T extends object>(
     Object.entries(body).filter(([, value]) => value !== null),
   );
   return new JsonBodyPipe(rules, keys as (keyof T & string)[]).transform(given);
+}
+
+/**
+ * The client secret the options give: read from standard input (never an
+ * argument, which other users of the host can see), null for none, or
+ * undefined when they say nothing of it.
+ */
+async function clientSecretOption(
+  opts: Record<string, unknown>,
+): Promise<string | null | undefined> {
+  if (opts['client-secret-stdin'] && opts['no-client-secret'])
+    throw new UsageError(
+      '--client-secret-stdin and --no-client-secret exclude each other.',
+    );
+  if (opts['no-client-secret']) return null;
+  if (!opts['client-secret-stdin']) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** A provider's body with the client secret of the options in its link settings. */
+function withClientSecret(
+  body: { link?: unknown; [key: string]: unknown },
+  secret: string | null | undefined,
+): object {
+  if (secret === undefined) return body;
+  if (typeof body.link !== 'object' || body.link === null)
+    throw new UsageError(
+      'A client secret goes with link settings: give them with --json.',
+    );
+  return { ...body, link: { ...body.link, clientSecret: secret } };
 }
 
 /** Prints events in id order; with `follow`, keeps polling until stopped. */

@@ -1,6 +1,6 @@
 import { describeDatabaseUrl } from '../src/database/database-url';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -19,11 +19,16 @@ describe('command line', () => {
   let env: NodeJS.ProcessEnv;
   const work = mkdtempSync(join(tmpdir(), 'identity-cli-'));
 
-  const cli = (...args: string[]) => {
+  const cli = (...args: string[]) => cliWith({}, ...args);
+  /** The command with more variables, or with standard input. */
+  const cliWith = (
+    { more = {}, input }: { more?: NodeJS.ProcessEnv; input?: string },
+    ...args: string[]
+  ) => {
     const r = spawnSync(
       process.execPath,
       [join(ROOT, 'dist', 'cli.js'), ...args],
-      { env, encoding: 'utf8', cwd: ROOT },
+      { env: { ...env, ...more }, encoding: 'utf8', cwd: ROOT, input },
     );
     // The first line on stderr names the database (checked on its own below).
     const [, database, err] = /^(?:Database: (.*)\n)?([\s\S]*)$/.exec(
@@ -37,6 +42,8 @@ describe('command line', () => {
     const { databaseUrl } = db.config;
     env = {
       PATH: process.env.PATH,
+      // Its tenants' issuers and providers are on loopback.
+      EGRESS_PRIVATE_NETWORK_TENANTS: 'example',
       ...(databaseUrl
         ? { DATABASE_URL: databaseUrl }
         : { DATA_DIR: join(work, 'pglite') }),
@@ -429,7 +436,6 @@ describe('command line', () => {
           type: 'oidc',
           issuer: 'http://127.0.0.1:9/',
           clientId: 'cli',
-          clientSecretEnv: 'GITLAB_SECRET',
         };
         expect(
           json(
@@ -587,6 +593,101 @@ describe('command line', () => {
         );
       });
     });
+
+  it('keeps client secrets sealed under the operator’s keys, and rotates them', () => {
+    const file = join(work, 'keys-tenant.json');
+    const secret = (clientSecret?: string) => ({
+      type: 'oidc',
+      issuer: 'https://gh.example.test/',
+      clientId: 'c',
+      ...(clientSecret && { clientSecret }),
+    });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tenant: { id: 'keys', name: 'Keys' },
+        accountProviders: [
+          {
+            accountProviderId: 'gh',
+            signInUrl: 'https://gh.example.test/',
+            link: secret('from-the-file'),
+          },
+        ],
+      }),
+    );
+    const key = (id: string, byte: number) =>
+      `${id}:${Buffer.alloc(32, byte).toString('base64')}`;
+    const onPostgres = Boolean(db.config.databaseUrl);
+    const keys = (...given: string[]) =>
+      onPostgres ? { SECRET_KEYS: given.join(',') } : {};
+    if (onPostgres)
+      expect(cli('import', file)).toMatchObject({
+        code: 1,
+        err: 'The service holds no key to seal client secrets with; its operator sets SECRET_KEYS or SECRET_KEYS_FILE.\n',
+      });
+    const k1 = key('k1', 1);
+    expect(cliWith({ more: keys(k1) }, 'import', file).code).toBe(0);
+    const set = cliWith(
+      { more: keys(k1), input: 'from-stdin\n' },
+      'provider',
+      'set',
+      '--tenant',
+      'keys',
+      'gh',
+      '--client-secret-stdin',
+    );
+    expect([set.code, JSON.parse(set.out).link]).toStrictEqual([
+      0,
+      {
+        ...secret(),
+        clientSecretSetAt: expect.stringMatching(/^\d{4}-.*Z$/),
+      },
+    ]);
+    const exported = cliWith({ more: keys(k1) }, 'export', 'keys').out;
+    expect(exported).not.toMatch(/from-the-file|from-stdin/);
+    const rotated = cliWith(
+      { more: keys(key('k2', 2), k1) },
+      'secret-keys',
+      'rotate',
+    );
+    if (onPostgres) {
+      expect(rotated).toMatchObject({
+        code: 0,
+        out: '1 client secret sealed anew under key "k2". Keys other than it now seal nothing.\n',
+      });
+      expect(
+        cliWith({ more: keys(k1) }, 'secret-keys', 'rotate'),
+      ).toMatchObject({
+        code: 1,
+        out: '0 client secrets sealed anew under key "k1". 1 secret no key of this command opens (keys/gh): set them again.\n',
+      });
+      expect(
+        cliWith({ more: keys(key('k2', 2)) }, 'secret-keys', 'rotate').out,
+      ).toBe(
+        '0 client secrets sealed anew under key "k2". Keys other than it now seal nothing.\n',
+      );
+    } else {
+      // The embedded database keeps its own key file, owner only.
+      const keyFile = `${env.DATA_DIR}.secret-keys`;
+      const added =
+        /^Added key "(k[0-9a-f]{8})" to the embedded database's key file\. 1 client secret sealed anew under key "\1"\. Keys other than it now seal nothing\.\n$/;
+      expect(rotated).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(added),
+      });
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(
+        readFileSync(keyFile, 'utf8')
+          .split('\n')
+          .filter((line) => /^k[0-9a-f]{8}:/.test(line)),
+      ).toHaveLength(2);
+    }
+    // Sealed anew, set when it was: the same time of setting.
+    expect(
+      JSON.parse(cliWith({ more: keys(key('k2', 2)) }, 'export', 'keys').out)
+        .accountProviders[0].link,
+    ).toStrictEqual(JSON.parse(exported).accountProviders[0].link);
+  });
 
   it('explains its usage', () => {
     const result = cli();

@@ -64,8 +64,8 @@ export class SettingsRows<Row extends { position: number }> {
   }
 
   /**
-   * Replaces the row's settings with `settings` when `check` passes on the
-   * current ones and `refuse`, asked first, finds nothing against them;
+   * Replaces the row's settings with `settings` (or those it makes of the
+   * current row) when `check` passes on the current ones and `refuse`, asked first, finds nothing against them;
    * `write` stores them, unless they are the same. The row afterwards, or
    * null when there is none.
    */
@@ -74,14 +74,17 @@ export class SettingsRows<Row extends { position: number }> {
     id: string,
     check: (current: Row) => boolean,
     actor: string,
-    settings: Partial<Row>,
+    settings: Partial<Row> | ((current: Row) => Partial<Row>),
     write: (tx: Transaction) => Promise<unknown>,
     refuse?: (tx: Transaction, current: Row) => Promise<R | undefined>,
   ): Promise<Row | NoInfer<R> | { refused: 'stale' } | null> {
     return this.change(tenantId, id, check, async (current, tx) => {
       const refusal = await refuse?.(tx, current);
       if (refusal) return refusal;
-      const after = { ...current, ...settings };
+      const after = {
+        ...current,
+        ...(typeof settings === 'function' ? settings(current) : settings),
+      };
       if (JSON.stringify(after) === JSON.stringify(current)) return current;
       await write(tx);
       await this.audit(tx, tenantId, actor, id, 'updated', {

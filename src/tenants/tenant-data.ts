@@ -28,7 +28,6 @@ export interface LinkRow {
   tokenEndpoint?: string;
   userInfoEndpoint?: string;
   clientId: string;
-  clientSecretEnv?: string;
   scopes?: string[];
   claims?: {
     issuedUserId?: string;
@@ -47,6 +46,8 @@ export interface ProviderRow {
   signInUrl: string;
   allowsMultipleAccounts: boolean;
   link: LinkRow | null;
+  /** When the link's client secret was set; null when it has none. */
+  clientSecretSetAt: Date | null;
 }
 
 /** An identity's fields as the importer writes them (identity-fields.ts). */
@@ -78,4 +79,9 @@ export interface TenantData {
   roles: string[];
   roleAssignments: { identityId: string; roleName: string }[];
   tokens: TokenRow[];
+  /**
+   * The client secrets the file gives, by provider id (null: none); a
+   * provider it gives none for keeps the one it has (client-secrets.ts).
+   */
+  clientSecrets: Record<string, string | null>;
 }

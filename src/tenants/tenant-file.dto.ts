@@ -13,6 +13,7 @@ import {
   Matches,
   MaxLength,
   NotEquals,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -246,8 +247,8 @@ export class TenantEntry {
 }
 
 export const LINK_TYPES = ['oidc', 'oauth2'] as const;
-/** An environment variable's name, as a client secret is referred to. */
-export const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/** A client secret: printable ASCII (RFC 6749's VSCHAR), as providers issue them. */
+export const CLIENT_SECRET = /^[\x20-\x7E]{1,1024}$/;
 /** A scope of OAuth 2.0 (RFC 6749 §3.3: no space, quote or backslash). */
 const OAUTH_SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/;
 const MAX_LINK_SCOPES = 20;
@@ -286,8 +287,8 @@ export class LinkClaims {
  * How the service links an account of a provider when a browser comes to
  * its signInUrl (docs/api.md, linking an account): an OpenID Connect
  * provider found by discovery, or a plain OAuth 2.0 one by its endpoints.
- * The client secret is never in the file: only the name of the service's
- * environment variable that holds it.
+ * The client secret is written here and never read back: an answer or an
+ * export says only when it was set.
  */
 export class LinkSettings {
   @Required()
@@ -309,15 +310,34 @@ export class LinkSettings {
   @ApiProperty({ ...TEXT_DOC, minLength: 1, maxLength: 512 })
   clientId: string;
 
-  @Absent()
-  @Matches(ENV_NAME, { message: `must match ${ENV_NAME}` })
-  @ApiPropertyOptional({
-    pattern: ENV_NAME.source,
-    maxLength: 128,
-    description:
-      'the environment variable of the service that holds the client secret (the secret itself is never in a file or an answer); none: a public client, PKCE only',
+  // Write-only: answers, exports and logs give clientSecretSetAt instead.
+  @ValidateIf((_o, value) => value !== undefined && value !== null)
+  @Matches(CLIENT_SECRET, {
+    message:
+      'must be 1 to 1024 printable ASCII characters (an OAuth 2.0 client secret)',
   })
-  clientSecretEnv?: string;
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    writeOnly: true,
+    pattern: CLIENT_SECRET.source,
+    maxLength: 1024,
+    description:
+      'the client secret, kept encrypted and never shown; sent only to the provider’s token endpoint. Left out: a new provider has none and a change keeps the one set, unless the change sends it elsewhere (type, issuer, tokenEndpoint or clientId), which needs it given again; null removes it (a public client, PKCE only)',
+  })
+  clientSecret?: string | null;
+
+  // Read-only: what an answer says of the secret; a request's is ignored,
+  // so that an answer or an export can be sent back as it is.
+  @Absent()
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time' })
+  @ApiPropertyOptional({
+    readOnly: true,
+    format: 'date-time',
+    maxLength: 24,
+    description: 'when the client secret was set; absent when none is',
+  })
+  clientSecretSetAt?: string;
 
   @Absent()
   @IsList()

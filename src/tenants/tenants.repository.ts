@@ -7,7 +7,8 @@ import {
   appendEvents,
   NewEvent,
 } from '../events/events.repository';
-import { TenantData } from './tenant-data';
+import { SECRET_NEEDED_AGAIN, secretWrite } from './client-secrets';
+import type { LinkRow, TenantData } from './tenant-data';
 import { IDENTITY_FIELDS } from '../identity/identity-fields';
 import { SQL_TYPE_OF_KIND } from '../identity/identity.repository';
 
@@ -34,6 +35,8 @@ const TABLES = {
     sign_in_url: ['text', 'signInUrl'],
     allows_multiple_accounts: ['boolean', 'allowsMultipleAccounts'],
     link: ['jsonb', 'link'],
+    client_secret: ['text', 'clientSecret'],
+    client_secret_set_at: ['timestamptz', 'clientSecretSetAt'],
   },
   identity: identityColumns(),
   token_issuer: {
@@ -84,6 +87,58 @@ const TABLES = {
     expires_at: ['timestamptz', 'expiresAt'],
   },
 } as const satisfies Record<string, Columns>;
+
+/** A provider of a replace whose stored client secret the file would send elsewhere. */
+export class SecretNeededAgain extends Error {
+  constructor(readonly accountProviderId: string) {
+    super(`provider "${accountProviderId}": ${SECRET_NEEDED_AGAIN}`);
+  }
+}
+
+/**
+ * The providers' rows to insert, each with its client secret: the one the
+ * file gives (sealed), or the one the replaced tenant had when the file
+ * gives none and the link sends it where it did (client-secrets.ts).
+ */
+function providersWithSecrets(
+  data: TenantData,
+  sealed: Record<string, string | null>,
+  old: {
+    accountProviderId: string;
+    link: unknown;
+    clientSecret: string | null;
+    clientSecretSetAt: Date | null;
+  }[],
+) {
+  const before = new Map(old.map((p) => [p.accountProviderId, p]));
+  return data.providers.map((row) => {
+    const had = before.get(row.accountProviderId);
+    const write = secretWrite(
+      had
+        ? {
+            link: had.link as LinkRow | null,
+            hasSecret: had.clientSecret !== null,
+          }
+        : null,
+      row.link,
+      sealed[row.accountProviderId],
+    );
+    if (write === undefined) throw new SecretNeededAgain(row.accountProviderId);
+    const secret =
+      write === 'set'
+        ? {
+            clientSecret: sealed[row.accountProviderId],
+            clientSecretSetAt: new Date(),
+          }
+        : write === 'keep'
+          ? {
+              clientSecret: had!.clientSecret,
+              clientSecretSetAt: had!.clientSecretSetAt,
+            }
+          : { clientSecret: null, clientSecretSetAt: null };
+    return { ...row, ...secret };
+  });
+}
 
 export class TenantExists extends Error {
   constructor(readonly tenantId: string) {
@@ -140,7 +195,14 @@ export class TenantsRepository {
     data: TenantData,
     replace: boolean,
     events: NewEvent[],
-    { replaceTokens = false } = {},
+    {
+      replaceTokens = false,
+      sealedSecrets = {},
+    }: {
+      replaceTokens?: boolean;
+      /** The file's client secrets, sealed, by provider id (null: none). */
+      sealedSecrets?: Record<string, string | null>;
+    } = {},
   ): Promise<{ replaced: boolean } & ReplacePlan> {
     const tenantId = data.tenant.id;
     const result = await this.database.prisma.$transaction(
@@ -155,6 +217,21 @@ export class TenantsRepository {
           ? await readReplaced(tx, tenantId)
           : { identityIds: [], tokens: [], roles: [] };
         const settingsBefore = existed && (await readSettings(tx, tenantId));
+        const providers = providersWithSecrets(
+          data,
+          sealedSecrets,
+          existed
+            ? await tx.accountProvider.findMany({
+                where: { tenantId },
+                select: {
+                  accountProviderId: true,
+                  link: true,
+                  clientSecret: true,
+                  clientSecretSetAt: true,
+                },
+              })
+            : [],
+        );
         const plan = planReplace(data, old, replaceTokens);
         const insert = (table: keyof typeof TABLES, rows: object[]) =>
           insertRows(tx, table, tenantId, TABLES[table], rows);
@@ -174,7 +251,7 @@ export class TenantsRepository {
           await tx.webhook.createMany({ data: webhooks });
           await tx.webhookAttempt.createMany({ data: attempts });
         }
-        await insert('account_provider', data.providers);
+        await insert('account_provider', providers);
         await insert('token_issuer', data.issuers);
         await insert('identity', data.identities);
         await insert(
@@ -240,7 +317,9 @@ export class TenantsRepository {
    * one snapshot (a REPEATABLE READ transaction), so a write while it reads
    * cannot leave a friendship to an identity missing from the same export.
    */
-  read(tenantId: string): Promise<Omit<TenantData, 'tokens'> | undefined> {
+  read(
+    tenantId: string,
+  ): Promise<Omit<TenantData, 'tokens' | 'clientSecrets'> | undefined> {
     return this.database.prisma.$transaction((tx) => readTenant(tx, tenantId), {
       isolationLevel: 'RepeatableRead',
       timeout: IMPORT_TIMEOUT_MS,
@@ -262,7 +341,7 @@ async function readTenant(
       | 'roleAssignment'
     >,
   tenantId: string,
-): Promise<Omit<TenantData, 'tokens'> | undefined> {
+): Promise<Omit<TenantData, 'tokens' | 'clientSecrets'> | undefined> {
   const tenant = await prisma.tenant.findUnique({
     where: { id: tenantId },
     select: { id: true, name: true, adminRoles: true, linkReturnUrls: true },
@@ -283,10 +362,11 @@ async function readTenant(
       orderBy: { position: 'asc' },
       omit: { tenantId: true },
     }),
+    // The sealed secret never leaves: an export says when one was set.
     prisma.accountProvider.findMany({
       where,
       orderBy: { position: 'asc' },
-      omit: { tenantId: true },
+      omit: { tenantId: true, clientSecret: true },
     }),
     prisma.identity.findMany({
       where,

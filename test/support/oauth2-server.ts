@@ -26,6 +26,8 @@ export class LocalOAuthServer {
   private readonly tokens = new Map<string, OAuthUser>();
   base = '';
   signedIn: OAuthUser | null = null;
+  /** Every form the token endpoint received, in order. */
+  readonly tokenRequests: URLSearchParams[] = [];
 
   constructor(
     private readonly clientId: string,
@@ -60,6 +62,7 @@ export class LocalOAuthServer {
         req.on('data', (chunk: Buffer) => (body += chunk.toString()));
         req.on('end', () => {
           const form = new URLSearchParams(body);
+          this.tokenRequests.push(form);
           const grant = this.codes.get(form.get('code') ?? '');
           this.codes.delete(form.get('code') ?? '');
           const verifier = form.get('code_verifier') ?? '';

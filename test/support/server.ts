@@ -1,5 +1,7 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { BUILT_SERVER_PRIVATE_NETWORK_TENANTS } from './egress';
+import { TEST_SECRET_KEYS } from './test-database';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -64,7 +66,8 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
 /**
  * Environment for a server on a test database, on a free-looking port, with
  * the demo tenant (which the service loads by default on the embedded
- * database only).
+ * database only), and the tests' tenants with loopback issuers, providers
+ * and receivers listed for private networks.
  */
 export function serverEnvironment(
   config: { databaseUrl?: string },
@@ -75,13 +78,14 @@ export function serverEnvironment(
   // connection of the machine may hold a port the server then cannot bind.
   const port = String(20000 + Math.floor(Math.random() * 12000));
   const place = config.databaseUrl
-    ? { DATABASE_URL: config.databaseUrl }
+    ? { DATABASE_URL: config.databaseUrl, SECRET_KEYS: TEST_SECRET_KEYS }
     : { DATA_DIR: dataDir };
   return {
     PATH: process.env.PATH,
     PORT: port,
     LOG_LEVEL: 'log',
     SEED_DEMO: 'true',
+    EGRESS_PRIVATE_NETWORK_TENANTS: BUILT_SERVER_PRIVATE_NETWORK_TENANTS,
     ...place,
     ...extra,
   };

@@ -4,11 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { parseKeys } from '../../src/config/secret-keys';
 import { copyTemplateTo, startFromTemplate } from './pglite-template';
 import { databaseUrl, withClient } from './postgres-admin';
 import { POSTGRES_TEMPLATE } from './templates';
 
 declare const TEST_DATABASE_KIND: 'postgres' | 'embedded';
+
+/** The operator key of the tests on PostgreSQL (SECRET_KEYS); the embedded database keeps its own. */
+export const TEST_SECRET_KEYS = `test-key:${Buffer.alloc(32, 7).toString('base64')}`;
 
 export const databaseKind = (): 'postgres' | 'embedded' => TEST_DATABASE_KIND;
 
@@ -31,7 +35,11 @@ export async function createTestDatabase(
     const dataDir = `memory://${name}`;
     if (!empty) startFromTemplate(dataDir);
     return {
-      config: Object.assign(config, { dataDir }, overrides),
+      config: Object.assign(
+        config,
+        { dataDir, secretKeys: { kind: 'memory' } },
+        overrides,
+      ),
       drop: async () => {},
     };
   }
@@ -45,7 +53,14 @@ export async function createTestDatabase(
   return {
     config: Object.assign(
       config,
-      { databaseUrl: databaseUrl(name), databasePoolSize: 4 },
+      {
+        databaseUrl: databaseUrl(name),
+        databasePoolSize: 4,
+        secretKeys: {
+          kind: 'given',
+          keys: parseKeys(TEST_SECRET_KEYS, 'tests'),
+        },
+      },
       overrides,
     ),
     drop: () => withClient((c) => dropWhenIdle(c, name)),
