@@ -290,6 +290,9 @@ describe('a GET that writes, on one instance, and a read on another', () => {
       databaseReplicaUrls: [replicaUrl(replica)],
       databaseReplicaMaxLagMs: 600_000,
       redisUrl,
+      // Every instance lists the tenant whose issuer is on loopback, as
+      // the operator's one setting does.
+      egressPrivateNetworkTenants: [id],
     };
     first = await startTestApp([file], shared);
     second = await startTestApp([], {

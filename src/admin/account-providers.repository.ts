@@ -1,24 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { sql } from 'kysely';
 import { builder, rowsIn, statement } from '../database/sql';
 import { Prisma } from '../generated/prisma/client';
 import { appendEvents } from '../events/events.repository';
+import { secretWrite } from '../tenants/client-secrets';
 import type { LinkRow, ProviderRow } from '../tenants/tenant-data';
 import type { Transaction } from '../database/tenant-lock';
 import { afterPosition, SettingsRows } from './settings-rows.repository';
 
 export type ProviderSettings = Omit<
   ProviderRow,
-  'accountProviderId' | 'position'
+  'accountProviderId' | 'position' | 'clientSecretSetAt'
 >;
+
+/**
+ * What a change does to the client secret (client-secrets.ts): the given
+ * one, sealed, or null to remove it; left out, the one it has stays.
+ */
+export type SecretChange = { sealed: string | null; given: boolean };
 
 /** Why a change of a provider was not made; the service says it. */
 export type ProviderRefusal =
   | { refused: 'stale' }
   | { refused: 'exists' }
+  | { refused: 'full'; max: number }
   | { refused: 'multiple-accounts'; identities: string[] }
   | { refused: 'issuers'; issuers: string[] }
-  | { refused: 'accounts'; accounts: number };
+  | { refused: 'accounts'; accounts: number }
+  | { refused: 'secret-needed-again' };
 
 const COLUMNS = {
   accountProviderId: true,
@@ -28,11 +38,49 @@ const COLUMNS = {
   signInUrl: true,
   allowsMultipleAccounts: true,
   link: true,
+  clientSecretSetAt: true,
 } as const;
 
 /** Link settings as the client stores them: SQL NULL for none. */
 const storedLink = (link: LinkRow | null) =>
   link === null ? Prisma.DbNull : ({ ...link } as Prisma.InputJsonObject);
+
+/** The columns of a client secret: sealed, and when; both null for none. */
+const secretColumns = (sealed: string | null, at: Date) => ({
+  clientSecret: sealed,
+  clientSecretSetAt: sealed === null ? null : at,
+});
+
+/** A stored client secret, sealed, and whose it is. */
+export interface SealedSecret {
+  tenantId: string;
+  accountProviderId: string;
+  sealed: string;
+}
+
+const SEALED_SECRETS = statement((_p: Record<string, never>) =>
+  builder
+    .selectFrom('account_provider')
+    .select([
+      'tenant_id as tenantId',
+      'account_provider_id as accountProviderId',
+      sql<string>`client_secret`.as('sealed'),
+    ])
+    .where('client_secret', 'is not', null)
+    .orderBy('tenant_id')
+    .orderBy('account_provider_id'),
+);
+
+/** The same secret sealed anew: its time of setting stays. */
+const RESEAL_SECRET = statement((p: SealedSecret & { resealed: string }) =>
+  builder
+    .updateTable('account_provider')
+    .set({ client_secret: p.resealed })
+    .where('tenant_id', '=', p.tenantId)
+    .where('account_provider_id', '=', p.accountProviderId)
+    .where('client_secret', '=', p.sealed)
+    .returning('account_provider_id'),
+);
 
 /** A provider of the tenant, its row locked for the transaction. */
 const LOCK_PROVIDER = statement((p: { tenantId: string; id: string }) =>
@@ -46,6 +94,7 @@ const LOCK_PROVIDER = statement((p: { tenantId: string; id: string }) =>
       'sign_in_url as signInUrl',
       'allows_multiple_accounts as allowsMultipleAccounts',
       'link',
+      'client_secret_set_at as clientSecretSetAt',
     ])
     .where('tenant_id', '=', p.tenantId)
     .where('account_provider_id', '=', p.id)
@@ -104,29 +153,74 @@ export class AccountProvidersRepository {
     })) as ProviderRow | null;
   }
 
-  /** Adds the provider after the others. */
+  /** Every tenant's stored client secrets, sealed (the command line's rotation). */
+  async findSealedSecrets(): Promise<SealedSecret[]> {
+    return this.database.primary.rows(SEALED_SECRETS, {});
+  }
+
+  /**
+   * Puts `sealed` in place of the secret `row` read, unless it changed
+   * since (a new secret written meanwhile wins); whether it did.
+   */
+  async replaceSealedSecret(
+    row: SealedSecret,
+    sealed: string,
+  ): Promise<boolean> {
+    const changed = await this.database.primary.rows(RESEAL_SECRET, {
+      ...row,
+      resealed: sealed,
+    });
+    return changed.length > 0;
+  }
+
+  /**
+   * Adds the provider after the others, with the client secret given,
+   * sealed; refused as 'full' when the tenant has `max` already, counted
+   * behind the tenant's settings lock so that concurrent requests cannot
+   * each count the others out.
+   */
   createProvider(
     tenantId: string,
     id: string,
     settings: ProviderSettings,
+    sealed: string | null,
     actor: string,
+    max: number,
   ): Promise<ProviderRow | ProviderRefusal> {
-    return this.providers.create(tenantId, id, actor, async (tx) => {
-      const { _max } = await tx.accountProvider.aggregate({
-        where: { tenantId },
-        _max: { position: true },
-      });
-      return (await tx.accountProvider.create({
-        data: {
-          tenantId,
-          accountProviderId: id,
-          position: (_max.position ?? -1) + 1,
-          ...settings,
-          link: storedLink(settings.link),
-        },
-        select: COLUMNS,
-      })) as ProviderRow;
+    return this.providers.create(
+      tenantId,
+      id,
+      actor,
+      (tx) => this.insertProvider(tx, tenantId, id, settings, sealed),
+      async (tx) =>
+        (await tx.accountProvider.count({ where: { tenantId } })) >= max
+          ? { refused: 'full' as const, max }
+          : undefined,
+    );
+  }
+
+  private async insertProvider(
+    tx: Transaction,
+    tenantId: string,
+    id: string,
+    settings: ProviderSettings,
+    sealed: string | null,
+  ): Promise<ProviderRow> {
+    const { _max } = await tx.accountProvider.aggregate({
+      where: { tenantId },
+      _max: { position: true },
     });
+    return (await tx.accountProvider.create({
+      data: {
+        tenantId,
+        accountProviderId: id,
+        position: (_max.position ?? -1) + 1,
+        ...settings,
+        link: storedLink(settings.link),
+        ...secretColumns(sealed, new Date()),
+      },
+      select: COLUMNS,
+    })) as ProviderRow;
   }
 
   /**
@@ -137,23 +231,44 @@ export class AccountProvidersRepository {
     tenantId: string,
     id: string,
     settings: ProviderSettings,
+    secret: SecretChange,
     check: (current: ProviderRow) => boolean,
     actor: string,
   ): Promise<ProviderRow | ProviderRefusal | null> {
+    const setAt = new Date();
+    const secretWriteOn = (current: ProviderRow) =>
+      secretWrite(
+        { link: current.link, hasSecret: current.clientSecretSetAt !== null },
+        settings.link,
+        secret.given ? secret.sealed : undefined,
+      );
+    let written: ReturnType<typeof secretColumns> | undefined;
     return this.providers.replace(
       tenantId,
       id,
       check,
       actor,
-      settings,
+      (current) => {
+        const write = secretWriteOn(current);
+        written =
+          write === 'set' || write === 'remove'
+            ? secretColumns(write === 'set' ? secret.sealed : null, setAt)
+            : undefined;
+        return {
+          ...settings,
+          ...(written && { clientSecretSetAt: written.clientSecretSetAt }),
+        };
+      },
       (tx) =>
         tx.accountProvider.update({
           where: {
             tenantId_accountProviderId: { tenantId, accountProviderId: id },
           },
-          data: { ...settings, link: storedLink(settings.link) },
+          data: { ...settings, link: storedLink(settings.link), ...written },
         }),
       async (tx, current) => {
+        if (secretWriteOn(current) === undefined)
+          return { refused: 'secret-needed-again' as const };
         if (!current.allowsMultipleAccounts || settings.allowsMultipleAccounts)
           return undefined;
         const several = await tx.account.groupBy({

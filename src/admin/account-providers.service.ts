@@ -1,4 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import {
+  EgressPolicy,
+  egressFieldErrors,
+} from '../common/validation/egress-policy';
 import {
   PreconditionFailed,
   ProviderNotFound,
@@ -6,7 +11,13 @@ import {
 } from '../common/errors';
 import { ifMatchAllows } from '../common/http/if-match';
 import type { Collection, Page } from '../common/pagination';
-import { withoutNulls } from '../common/representation';
+import { SecretBox, SecretUnreadable } from '../common/secrets/secret-box';
+import {
+  linkUrls,
+  providerEntry,
+  SECRET_NEEDED_AGAIN,
+  secretContext,
+} from '../tenants/client-secrets';
 import type { FieldError } from '../common/validation/field-errors';
 import type { LinkRow, ProviderRow } from '../tenants/tenant-data';
 import { linkRow } from '../tenants/tenant-file.validator';
@@ -18,28 +29,38 @@ import {
   AccountProvidersRepository,
   type ProviderRefusal,
   type ProviderSettings,
+  type SecretChange,
 } from './account-providers.repository';
 import { invalid, invalidFields, pageByPosition, tagOf } from './admin-rules';
 
 /** Providers are listed in their order: the order accounts are grouped in. */
 export const PROVIDERS_ORDER = ['position'] as const;
 
-/** A provider as the admin API and the command line show it: nulls left out. */
+/** A provider as the admin API and the command line show it: nulls left out, no secret. */
 export type ProviderResponse = Pick<
   ProviderRow,
   'accountProviderId' | 'signInUrl' | 'allowsMultipleAccounts'
-> & { displayName?: string; providerImageUrl?: string; link?: LinkRow };
+> & {
+  displayName?: string;
+  providerImageUrl?: string;
+  link?: LinkRow & { clientSecretSetAt?: string };
+};
 
-export function providerResponse({
-  position: _position,
-  ...row
-}: ProviderRow): ProviderResponse {
-  return withoutNulls(row) as ProviderResponse;
-}
+export const providerResponse = (row: ProviderRow) =>
+  providerEntry(row) as ProviderResponse;
 
-/** The settings to store; 400 naming what breaks the link settings' rules. */
-function settingsOf(body: AccountProviderSettings): ProviderSettings {
-  const errors: FieldError[] = [];
+/**
+ * The settings to store; 400 naming what breaks the link settings' rules,
+ * or an address of theirs the tenant may not reach (`allowPrivate`).
+ */
+function settingsOf(
+  body: AccountProviderSettings,
+  allowPrivate: boolean,
+): ProviderSettings {
+  const errors: FieldError[] = egressFieldErrors(
+    allowPrivate,
+    linkUrls(body.link, 'link.'),
+  );
   const link = linkRow(body.link, (field, message) =>
     errors.push({ field: `link.${field}`, message }),
   );
@@ -61,6 +82,11 @@ function refusal(id: string, refused: ProviderRefusal): Error {
   switch (refused.refused) {
     case 'stale':
       return new PreconditionFailed('the current ETag of the provider');
+    case 'full':
+      return invalid(
+        'accountProviderId',
+        `is one more than the ${refused.max} account providers a tenant may have`,
+      );
     case 'exists':
       return new SettingConflict(
         'provider-exists',
@@ -76,6 +102,8 @@ function refusal(id: string, refused: ProviderRefusal): Error {
         'provider-in-use',
         `The token issuers ${listed(refused.issuers, false)} link their accounts to "${id}"; change or remove them first.`,
       );
+    case 'secret-needed-again':
+      return invalid('link.clientSecret', SECRET_NEEDED_AGAIN);
     case 'accounts':
       return new SettingConflict(
         'provider-in-use',
@@ -93,7 +121,34 @@ const isRefusal = (value: object): value is ProviderRefusal =>
  */
 @Injectable()
 export class AccountProvidersService {
-  constructor(private readonly providers: AccountProvidersRepository) {}
+  constructor(
+    private readonly providers: AccountProvidersRepository,
+    private readonly secrets: SecretBox,
+    config: AppConfig,
+  ) {
+    this.egress = new EgressPolicy(config);
+    this.maxProviders = config.quotas.providers;
+  }
+
+  private readonly egress: EgressPolicy;
+  private readonly maxProviders: number;
+
+  /** The secret a body gives, sealed for this provider; given: false when it gives none. */
+  private sealedSecret(
+    tenantId: string,
+    id: string,
+    body: AccountProviderSettings,
+  ): SecretChange {
+    const given = body.link?.clientSecret;
+    if (given === undefined) return { sealed: null, given: false };
+    return {
+      sealed:
+        given === null
+          ? null
+          : this.secrets.seal(given, secretContext(tenantId, id)),
+      given: true,
+    };
+  }
 
   async listProviders(
     tenantId: string,
@@ -118,11 +173,14 @@ export class AccountProvidersService {
     actor: string,
   ): Promise<ProviderResponse> {
     const id = body.accountProviderId;
+    const settings = settingsOf(body, this.egress.allowsPrivate(tenantId));
     const row = await this.providers.createProvider(
       tenantId,
       id,
-      settingsOf(body),
+      settings,
+      this.sealedSecret(tenantId, id, body).sealed,
       actor,
+      this.maxProviders,
     );
     if (isRefusal(row)) throw refusal(id, row);
     return providerResponse(row);
@@ -141,16 +199,49 @@ export class AccountProvidersService {
         'accountProviderId',
         `must be "${id}": a provider's id does not change`,
       );
+    const settings = settingsOf(body, this.egress.allowsPrivate(tenantId));
     const row = await this.providers.updateProvider(
       tenantId,
       id,
-      settingsOf(body),
+      settings,
+      this.sealedSecret(tenantId, id, body),
       (current) => ifMatchAllows(ifMatch, tagOf(providerResponse(current))),
       actor,
     );
     if (!row) throw new ProviderNotFound(id);
     if (isRefusal(row)) throw refusal(id, row);
     return providerResponse(row);
+  }
+
+  /**
+   * Seals every stored client secret that another key sealed under the
+   * current one (the command line's `secret-keys rotate`); the providers,
+   * `<tenant>/<provider>`, whose secret no key of the service opens.
+   */
+  async resealSecrets(): Promise<{ resealed: number; unreadable: string[] }> {
+    const current = this.secrets.currentKeyId;
+    let resealed = 0;
+    const unreadable: string[] = [];
+    for (const row of await this.providers.findSealedSecrets()) {
+      if (this.secrets.keyIdOf(row.sealed) === current) continue;
+      const context = secretContext(row.tenantId, row.accountProviderId);
+      let secret: string;
+      try {
+        secret = this.secrets.open(row.sealed, context);
+      } catch (error) {
+        if (!(error instanceof SecretUnreadable)) throw error;
+        unreadable.push(`${row.tenantId}/${row.accountProviderId}`);
+        continue;
+      }
+      if (
+        await this.providers.replaceSealedSecret(
+          row,
+          this.secrets.seal(secret, context),
+        )
+      )
+        resealed++;
+    }
+    return { resealed, unreadable };
   }
 
   /** Removes the provider, with its accounts when asked; how many went. */

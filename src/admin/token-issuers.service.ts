@@ -1,4 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import {
+  EgressPolicy,
+  egressFieldErrors,
+} from '../common/validation/egress-policy';
 import { createHash } from 'node:crypto';
 import { JwtVerifier } from '../auth/jwt-verifier';
 import {
@@ -61,6 +66,11 @@ function refusal(issuer: string, refused: IssuerRefusal, at = ''): Error {
         'issuer-exists',
         `The tenant already trusts issuer "${issuer}"; PUT at its id changes it.`,
       );
+    case 'full':
+      return invalid(
+        'issuer',
+        `is one more than the ${MAX_ISSUERS} a tenant may have`,
+      );
     case 'unknown-provider':
       return invalid(`${at}accountProvider`, 'is not a provider of the tenant');
     case 'taken':
@@ -83,7 +93,12 @@ export class TokenIssuersService {
   constructor(
     private readonly issuers: TokenIssuersRepository,
     private readonly verifier: JwtVerifier,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.egress = new EgressPolicy(config);
+  }
+
+  private readonly egress: EgressPolicy;
 
   async listIssuers(
     tenantId: string,
@@ -106,21 +121,13 @@ export class TokenIssuersService {
     body: TokenIssuerEntry,
     actor: string,
   ): Promise<IssuerResponse> {
-    const row = this.checked(body);
-    const existing = await this.issuers.findIssuers(
+    const row = this.checked(tenantId, body);
+    const created = await this.issuers.createIssuer(
       tenantId,
-      undefined,
+      row,
+      actor,
       MAX_ISSUERS,
     );
-    if (
-      existing.length >= MAX_ISSUERS &&
-      !existing.some((i) => i.issuer === row.issuer)
-    )
-      throw invalid(
-        'issuer',
-        `is one more than the ${MAX_ISSUERS} a tenant may have`,
-      );
-    const created = await this.issuers.createIssuer(tenantId, row, actor);
     this.verifier.forgetIssuers(tenantId);
     if (isRefusal(created)) throw refusal(row.issuer, created);
     return issuerResponse(created);
@@ -148,7 +155,7 @@ export class TokenIssuersService {
     if (id !== undefined && id !== issuerId(issuer))
       errors.push({ field: 'id', message: `must be "${issuerId(issuer)}"` });
     if (errors.length) throw invalidFields(errors);
-    const row = this.checked(entry);
+    const row = this.checked(tenantId, entry);
     const updated = await this.issuers.updateIssuer(
       tenantId,
       row,
@@ -179,9 +186,18 @@ export class TokenIssuersService {
     if (isRefusal(removed)) throw refusal(issuer, removed);
   }
 
-  /** The row `entry` stands for, by the tenant file's rules (the provider's existence aside). */
-  private checked(entry: TokenIssuerEntry): Omit<IssuerRow, 'position'> {
-    const errors: FieldError[] = [];
+  /**
+   * The row `entry` stands for, by the tenant file's rules (the provider's
+   * existence aside) and the egress policy of the tenant's addresses.
+   */
+  private checked(
+    tenantId: string,
+    entry: TokenIssuerEntry,
+  ): Omit<IssuerRow, 'position'> {
+    const errors: FieldError[] = egressFieldErrors(
+      this.egress.allowsPrivate(tenantId),
+      { issuer: entry.issuer, jwksUri: entry.jwksUri },
+    );
     const { position: _p, ...row } = issuerRow(
       entry,
       0,

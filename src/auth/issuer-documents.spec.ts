@@ -1,9 +1,9 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { egressLookup } from '../common/validation/egress-agent';
 import {
   fetchFromIssuer,
-  guardedLookup,
   IssuerFetchError,
   resolver,
 } from './issuer-documents';
@@ -33,18 +33,21 @@ function resolveTo(addresses: string[], asked: string[] = []) {
   return asked;
 }
 
-const lookUp = (options: LookupOptions) =>
+const lookUp = (options: LookupOptions, allowPrivate = true) =>
   new Promise<{ code?: string; result?: unknown }>((done) =>
-    guardedLookup('issuer.localhost', options, (error, address, family) =>
-      done(
-        error
-          ? { code: error.code }
-          : { result: options.all ? address : [address, family] },
-      ),
+    egressLookup(allowPrivate)(
+      'issuer.localhost',
+      options,
+      (error, address, family) =>
+        done(
+          error
+            ? { code: error.code }
+            : { result: options.all ? address : [address, family] },
+        ),
     ),
   );
 
-describe('guardedLookup', () => {
+describe('egressLookup', () => {
   it.each([
     [['169.254.169.254']],
     [['127.0.0.1', '169.254.169.254']],
@@ -55,12 +58,51 @@ describe('guardedLookup', () => {
     [['FE80::1']],
     [['fd00:ec2::254']],
     [['100.100.100.200']],
+    [['0.0.0.0']],
+    [['::']],
+    [['::ffff:0.0.0.0']],
+    [['224.0.0.1']],
+    [['ff02::1']],
+    [['255.255.255.255']],
     [[]],
-  ])('refuses a name that resolves to %j', async (addresses) => {
+  ])('refuses a name that resolves to %j, whoever asks', async (addresses) => {
     resolveTo(addresses);
     expect(await lookUp({})).toStrictEqual({ code: 'EREFUSEDADDRESS' });
     expect(await lookUp({ all: true })).toStrictEqual({
       code: 'EREFUSEDADDRESS',
+    });
+  });
+
+  it.each([
+    [['127.0.0.1']],
+    [['::1']],
+    [['10.0.0.1']],
+    [['8.8.8.8', '172.16.0.1']],
+    [['192.168.1.1']],
+    [['100.64.0.1']],
+    [['fc00::1']],
+    [['fd12:3456::1']],
+    [['::ffff:10.0.0.1']],
+    [['::ffff:7f00:1']],
+    [['64:ff9b::10.0.0.1']],
+    [['2002:a00:1::1']],
+  ])(
+    'refuses a name that resolves to %j for a tenant not listed',
+    async (addresses) => {
+      resolveTo(addresses);
+      expect(await lookUp({}, false)).toStrictEqual({
+        code: 'EREFUSEDADDRESS',
+      });
+      expect(await lookUp({ all: true }, false)).toStrictEqual({
+        code: 'EREFUSEDADDRESS',
+      });
+    },
+  );
+
+  it('passes a public address on for a tenant not listed', async () => {
+    resolveTo(['93.184.215.14']);
+    expect(await lookUp({}, false)).toStrictEqual({
+      result: ['93.184.215.14', 4],
     });
   });
 
@@ -77,17 +119,29 @@ describe('guardedLookup', () => {
 });
 
 describe('fetchFromIssuer', () => {
+  let requests = 0;
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = createServer((_req, res) => res.end('{"keys":[]}'));
+    server = createServer((_req, res) => {
+      requests++;
+      res.end('{"keys":[]}');
+    });
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise((done) => server.close(done)));
 
-  const get = (url: string) =>
-    fetchFromIssuer(url, url, { signal: AbortSignal.timeout(2000) });
+  const get = (url: string, allowPrivate = true) =>
+    fetchFromIssuer(url, url, {
+      signal: AbortSignal.timeout(2000),
+      allowPrivate,
+    });
+  const failure = (url: string, allowPrivate: boolean) =>
+    get(url, allowPrivate).then(
+      () => 'fetched',
+      (e: Error) => [e.constructor.name, e.message],
+    );
 
   it('resolves the names it connects to through the guard', async () => {
     const asked = resolveTo(['127.0.0.1']);
@@ -107,4 +161,41 @@ describe('fetchFromIssuer', () => {
     );
     expect(asked).toStrictEqual([]);
   });
+
+  it('refuses loopback for a tenant the operator does not list, before any connection', async () => {
+    const asked = resolveTo(['127.0.0.1']);
+    const before = requests;
+    const url = `http://issuer.localhost:${port}/jwks`;
+    expect(await failure(url, false)).toStrictEqual([
+      'IssuerFetchError',
+      `${url}: must not name a loopback address`,
+    ]);
+    expect([asked, requests - before]).toStrictEqual([[], 0]);
+  });
+
+  it.each([
+    ['10.0.0.7', false, 'a private network address'],
+    ['127.0.0.1', false, 'a loopback address'],
+    ['::ffff:10.0.0.7', false, 'a private network address'],
+    [
+      '169.254.169.254',
+      true,
+      'a link-local address or a cloud metadata service',
+    ],
+  ])(
+    'refuses at connect time a name that resolves to %s (tenant listed: %s)',
+    async (address, allowPrivate, reason) => {
+      const asked = resolveTo([address]);
+      const before = requests;
+      const url = `https://issuer.example.test:${port}/jwks`;
+      expect(await failure(url, allowPrivate)).toStrictEqual([
+        'IssuerFetchError',
+        `${url}: refused: issuer.example.test resolves to ${reason}`,
+      ]);
+      expect([asked, requests - before]).toStrictEqual([
+        ['issuer.example.test'],
+        0,
+      ]);
+    },
+  );
 });

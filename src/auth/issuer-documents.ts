@@ -1,10 +1,12 @@
-import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { fetch as undiciFetch } from 'undici';
 import {
-  isOnIssuerHost,
-  isRefusedAddress,
-  outboundUrlProblem,
-} from '../common/validation/outbound-url';
+  egressAgent,
+  REFUSED_ADDRESS,
+} from '../common/validation/egress-agent';
+import { egressUrlProblem } from '../common/validation/egress-policy';
+import { isOnIssuerHost } from '../common/validation/outbound-url';
+
+export { resolver } from '../common/validation/egress-agent';
 
 /** The most an issuer's discovery document or key set may weigh. */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
@@ -16,78 +18,19 @@ export const MAX_DOCUMENT_BYTES = 1024 * 1024;
  */
 export class IssuerFetchError extends Error {}
 
-/** The error code of a name that resolved to an address the service never connects to. */
-const REFUSED_ADDRESS = 'EREFUSEDADDRESS';
-
-/** Where names are resolved (`dns.lookup`); tests put a resolver of their own here. */
-export const resolver: { lookup: typeof lookup } = { lookup };
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-/**
- * A `dns.lookup` for outbound sockets that fails, before any connection is
- * made, when a name resolves to an address `refusal` names a reason for
- * (any one of its addresses). A URL's check reads the URL; a name can
- * resolve anywhere, so the addresses are checked where the connection is
- * made. The error's code is EREFUSEDADDRESS and its message the reason.
- */
-export function refusingLookup(
-  refusal: (address: string) => string | undefined,
-) {
-  return (
-    hostname: string,
-    options: LookupOptions,
-    callback: LookupCallback,
-  ): void => {
-    resolver.lookup(
-      hostname,
-      { ...options, all: true },
-      (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => {
-        if (error) return callback(error, []);
-        const reason = found.length
-          ? found.map((a) => refusal(a.address)).find(Boolean)
-          : 'no address';
-        if (reason) {
-          const refused: NodeJS.ErrnoException = new Error(
-            `${hostname} resolves to ${reason}`,
-          );
-          refused.code = REFUSED_ADDRESS;
-          return callback(refused, []);
-        }
-        if (options.all) return callback(null, found);
-        callback(null, found[0].address, found[0].family);
-      },
-    );
-  };
-}
-
-/**
- * `dns.lookup` for the sockets of issuer fetches: a name that resolves to a
- * link-local or metadata address fails before a connection is made.
- */
-export const guardedLookup = refusingLookup((address) =>
-  isRefusedAddress(address) ? 'a link-local or metadata address' : undefined,
-);
-
-/** The connections of issuer fetches, resolving names through guardedLookup. */
-const issuerAgent = new Agent({ connect: { lookup: guardedLookup } });
-
 /** The reason a fetch failed, from Node's error or its cause, without remote content. */
 function reasonOf(error: unknown): string {
   const e = error as {
     name?: string;
     code?: string;
-    cause?: { code?: string };
+    message?: string;
+    cause?: { code?: string; message?: string };
   };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
     return 'timed out';
   const code = e?.cause?.code ?? e?.code;
   if (code === REFUSED_ADDRESS)
-    return 'its name resolves to a link-local or metadata address; refused';
+    return `refused: ${e?.cause?.message ?? e?.message}`;
   return code ?? 'failed';
 }
 
@@ -119,9 +62,9 @@ async function readBounded(
 /**
  * GET `url` as an issuer's server answers it: redirects are not followed (a
  * redirect could lead anywhere, the validated URL was this one), the body is
- * read up to MAX_DOCUMENT_BYTES, the connection is never made to a
- * link-local or metadata address (guardedLookup, and the URL is checked
- * again), and every failure is an IssuerFetchError
+ * read up to MAX_DOCUMENT_BYTES, the URL and every address its name
+ * resolves to must pass the egress policy for the tenant (`allowPrivate`:
+ * the operator lists it), and every failure is an IssuerFetchError
  * whose message starts with `label` (a discovered address is remote content
  * and is not logged). Returns a Response holding the bounded body, for
  * jose's key set to parse.
@@ -135,9 +78,11 @@ export async function fetchFromIssuer(
     /** GET unless said; the token endpoint of a linked provider is a POST. */
     method?: string;
     body?: string | URLSearchParams | null;
+    /** Whether the tenant may reach loopback and private networks (EgressPolicy). */
+    allowPrivate: boolean;
   },
 ): Promise<Response> {
-  const problem = outboundUrlProblem(url);
+  const problem = egressUrlProblem(url, init.allowPrivate);
   if (problem) throw new IssuerFetchError(`${label}: ${problem}`);
   let res: Awaited<ReturnType<typeof undiciFetch>>;
   try {
@@ -150,7 +95,7 @@ export async function fetchFromIssuer(
           ? undefined
           : String(init.body),
       redirect: 'manual',
-      dispatcher: issuerAgent,
+      dispatcher: egressAgent(init.allowPrivate),
     });
   } catch (error) {
     throw new IssuerFetchError(`${label}: ${reasonOf(error)}`);
@@ -177,10 +122,12 @@ export async function fetchFromIssuer(
 export async function discoverJwksUri(
   issuer: string,
   timeoutMs: number,
+  allowPrivate: boolean,
 ): Promise<string> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   const res = await fetchFromIssuer(url, url, {
     signal: AbortSignal.timeout(timeoutMs),
+    allowPrivate,
   });
   if (res.status !== 200)
     throw new IssuerFetchError(`${url}: answered ${res.status}`);
@@ -193,7 +140,7 @@ export async function discoverJwksUri(
   const jwksUri = (document as { jwks_uri?: unknown } | null)?.jwks_uri;
   if (typeof jwksUri !== 'string')
     throw new IssuerFetchError(`${url}: no jwks_uri`);
-  if (!isOnIssuerHost(jwksUri, issuer))
+  if (!isOnIssuerHost(jwksUri, issuer, allowPrivate))
     throw new IssuerFetchError(
       `${url}: jwks_uri is not https on the issuer's host; refused`,
     );

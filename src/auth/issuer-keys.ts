@@ -8,6 +8,7 @@ import {
 } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { IssuerUnavailable } from '../common/errors';
+import { EgressPolicy } from '../common/validation/egress-policy';
 import { AppConfig } from '../config/app-config';
 import type { IssuerConfig } from './access.repository';
 import { discoverJwksUri, fetchFromIssuer } from './issuer-documents';
@@ -50,6 +51,9 @@ export class TokenRejected extends Error {}
  * address, a failure is remembered for a few seconds (503 meanwhile, no
  * refetch storm), and a discovered address is discovered again after its
  * key set fails. Caches are bounded; only configured issuers reach them.
+ * Every fetch is made under the egress policy of the tenant that trusts the
+ * issuer; the caches are kept apart by what the policy lets it reach, so
+ * a listed tenant's keys never serve another tenant's same URL.
  */
 @Injectable()
 export class IssuerKeys {
@@ -60,8 +64,10 @@ export class IssuerKeys {
   });
   private readonly discovering = new Map<string, Promise<string>>();
   private readonly failed: LRUCache<string, true>;
+  private readonly egress: EgressPolicy;
 
   constructor(private readonly config: AppConfig) {
+    this.egress = new EgressPolicy(config);
     this.failed = new LRUCache<string, true>({
       max: MAX_ISSUERS,
       // At least a millisecond: a time to live of 0 means forever.
@@ -69,17 +75,25 @@ export class IssuerKeys {
     });
   }
 
-  /** Verifies `token` with the issuer's keys; TokenRejected or IssuerUnavailable otherwise. */
+  /**
+   * Verifies `token` with the keys of `tenantId`'s issuer; TokenRejected or
+   * IssuerUnavailable otherwise.
+   */
   async verify(
+    tenantId: string,
     issuer: IssuerConfig,
     token: string,
     options: JWTVerifyOptions,
   ): Promise<JWTPayload> {
-    const uri = issuer.jwksUri ?? (await this.discover(issuer.issuer));
+    const allowPrivate = this.egress.allowsPrivate(tenantId);
+    const scope = allowPrivate ? 'private ' : 'public ';
+    const uri =
+      scope + (issuer.jwksUri ?? (await this.discover(issuer.issuer, scope)));
     if (this.failed.has(uri)) throw new IssuerUnavailable();
     try {
-      return (await jwtVerify(token, this.keySet(uri, issuer), options))
-        .payload;
+      return (
+        await jwtVerify(token, this.keySet(uri, issuer, allowPrivate), options)
+      ).payload;
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'string' && TOKEN_FAULTS.has(code))
@@ -88,7 +102,7 @@ export class IssuerKeys {
       if (!this.failed.has(uri)) {
         this.failed.set(uri, true);
         this.keySets.delete(uri);
-        if (!issuer.jwksUri) this.discovered.delete(issuer.issuer);
+        if (!issuer.jwksUri) this.discovered.delete(scope + issuer.issuer);
         this.logger.warn(
           `Keys of issuer ${issuer.issuer} unavailable: ${(error as Error).message}`,
         );
@@ -97,40 +111,52 @@ export class IssuerKeys {
     }
   }
 
-  private keySet(uri: string, issuer: IssuerConfig): KeySet {
-    let keys = this.keySets.get(uri);
+  /** The key set at `key` (the egress scope, a space, the JWKS address). */
+  private keySet(
+    key: string,
+    issuer: IssuerConfig,
+    allowPrivate: boolean,
+  ): KeySet {
+    let keys = this.keySets.get(key);
     if (!keys) {
       const label = issuer.jwksUri ?? `the JWKS of ${issuer.issuer}`;
-      keys = createRemoteJWKSet(new URL(uri), {
+      keys = createRemoteJWKSet(new URL(key.slice(key.indexOf(' ') + 1)), {
         timeoutDuration: this.config.jwksTimeoutMs,
         cooldownDuration: this.config.jwksCooldownMs,
         cacheMaxAge: 10 * 60 * 1000,
-        [customFetch]: (url, init) => fetchFromIssuer(url, label, init),
+        [customFetch]: (url, init) =>
+          fetchFromIssuer(url, label, { ...init, allowPrivate }),
       });
-      this.keySets.set(uri, keys);
+      this.keySets.set(key, keys);
     }
     return keys;
   }
 
-  /** The issuer's JWKS address, discovered once for every concurrent request. */
-  private async discover(issuer: string): Promise<string> {
-    const known = this.discovered.get(issuer);
+  /**
+   * The issuer's JWKS address, discovered once for every concurrent request
+   * of the same egress scope (`private ` or `public `).
+   */
+  private async discover(issuer: string, scope: string): Promise<string> {
+    const key = scope + issuer;
+    const known = this.discovered.get(key);
     if (known) return known;
-    if (this.failed.has(issuer)) throw new IssuerUnavailable();
-    let pending = this.discovering.get(issuer);
+    if (this.failed.has(key)) throw new IssuerUnavailable();
+    let pending = this.discovering.get(key);
     if (!pending) {
-      pending = discoverJwksUri(issuer, this.config.jwksTimeoutMs).finally(() =>
-        this.discovering.delete(issuer),
-      );
-      this.discovering.set(issuer, pending);
+      pending = discoverJwksUri(
+        issuer,
+        this.config.jwksTimeoutMs,
+        scope === 'private ',
+      ).finally(() => this.discovering.delete(key));
+      this.discovering.set(key, pending);
     }
     try {
       const uri = await pending;
-      this.discovered.set(issuer, uri);
+      this.discovered.set(key, uri);
       return uri;
     } catch (error) {
-      if (!this.failed.has(issuer)) {
-        this.failed.set(issuer, true);
+      if (!this.failed.has(key)) {
+        this.failed.set(key, true);
         this.logger.warn(
           `Discovery failed for ${issuer}: ${(error as Error).message}`,
         );

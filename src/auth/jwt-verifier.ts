@@ -89,7 +89,7 @@ export class JwtVerifier {
     if (!issuer) throw rejected;
     let payload: JWTPayload;
     try {
-      payload = await this.keys.verify(issuer, token, {
+      payload = await this.keys.verify(tenant, issuer, token, {
         issuer: issuer.issuer,
         audience: issuer.audiences,
         algorithms: issuer.algorithms,

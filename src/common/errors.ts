@@ -79,6 +79,26 @@ export class OtherTenantAdminToken extends AuthenticationRequired {
   }
 }
 
+/** A scrape of `/metrics` without the operator's METRICS_TOKEN. */
+export class MetricsTokenRequired extends DomainError {
+  readonly status = 401;
+  readonly slug = 'unauthorized';
+  readonly title = 'Authentication required';
+  readonly headers: Record<string, string>;
+  constructor(tokenSent: boolean) {
+    super(
+      tokenSent
+        ? 'The token is not the metrics token.'
+        : 'Send the metrics token in the Authorization header (Bearer).',
+    );
+    this.headers = {
+      'WWW-Authenticate': tokenSent
+        ? 'Bearer realm="metrics", error="invalid_token"'
+        : 'Bearer realm="metrics"',
+    };
+  }
+}
+
 export class Forbidden extends DomainError {
   readonly status = 403;
   readonly slug = 'forbidden';
@@ -119,6 +139,22 @@ export class AccountConflict extends DomainError {
     detail: string,
   ) {
     super(detail);
+  }
+}
+
+/**
+ * A link code that confirms nothing for the caller: unknown, spent,
+ * expired, or another identity's or tenant's, alike so that a code tells
+ * nobody else whose it was (docs/api.md, linking an account).
+ */
+export class LinkNotFound extends DomainError {
+  readonly status = 404;
+  readonly slug = 'link-not-found';
+  readonly title = 'Link not found';
+  constructor() {
+    super(
+      'No link of the caller awaits this code: it is spent, expired or another identity’s. Start the link again.',
+    );
   }
 }
 
@@ -176,6 +212,18 @@ export class SettingConflict extends DomainError {
     detail: string,
   ) {
     super(detail);
+  }
+}
+
+/** A client secret to store while the operator has given the service no key to seal it with. */
+export class NoSecretKey extends DomainError {
+  readonly status = 409;
+  readonly slug = 'no-secret-key';
+  readonly title = 'No key to store secrets with';
+  constructor() {
+    super(
+      'The service holds no key to seal client secrets with; its operator sets SECRET_KEYS or SECRET_KEYS_FILE.',
+    );
   }
 }
 

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       databaseQueryTimeoutMs: 30000,
       migrateOnStart: true,
       seedDemo: true,
+      egressPrivateNetworkTenants: ['demo'],
       logLevel: 'log',
       redisUrl: undefined,
       rateLimit: 1200,
@@ -23,6 +24,7 @@ describe('loadConfig', () => {
       rateLimitWindowSeconds: 60,
       redisTimeoutMs: 200,
       trustProxy: false,
+      secretKeys: { kind: 'file', path: '.data/pglite.secret-keys', own: true },
       webhooks: {
         deliver: true,
         pollMs: 500,
@@ -32,8 +34,10 @@ describe('loadConfig', () => {
         retryMaxMs: 3_600_000,
         retrySeconds: 259_200,
         concurrency: 16,
+        tenantConcurrency: 4,
+        claimMs: 30_000,
         logDays: 7,
-        privateNetworkTenants: [],
+        privateNetworkTenants: ['demo'],
       },
       corsOrigins: [],
       requestTimeoutMs: 30000,
@@ -44,7 +48,32 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       linkTicketSeconds: 300,
       linkAttemptSeconds: 600,
+      metrics: { token: undefined, tenantLabels: false, cacheMs: 15_000 },
+      quotas: {
+        providers: 50,
+        tokens: 1000,
+        auditLogDays: 90,
+        webhookReplaySeconds: 60,
+      },
     });
+  });
+
+  it.each([
+    [{}, ['demo']],
+    [{ SEED_DEMO: 'false' }, []],
+    [{ DATABASE_URL: 'postgresql://u@db/identity' }, []],
+    [
+      { DATABASE_URL: 'postgresql://u@db/identity', SEED_DEMO: 'true' },
+      ['demo'],
+    ],
+    [{ EGRESS_PRIVATE_NETWORK_TENANTS: 'acme' }, ['acme']],
+    [{ WEBHOOK_PRIVATE_NETWORK_TENANTS: 'acme' }, ['acme']],
+  ])('lets the tenants of %j reach private networks: %j', (env, tenants) => {
+    const config = loadConfig(env);
+    expect(config.egressPrivateNetworkTenants).toStrictEqual(tenants);
+    expect(config.webhooks.privateNetworkTenants).toBe(
+      config.egressPrivateNetworkTenants,
+    );
   });
 
   it('reads every variable', () => {
@@ -81,6 +110,7 @@ describe('loadConfig', () => {
         WEBHOOK_CONCURRENCY: '4',
         WEBHOOK_LOG_DAYS: '3',
         WEBHOOK_PRIVATE_NETWORK_TENANTS: 'acme, beta',
+        EGRESS_PRIVATE_NETWORK_TENANTS: 'gamma, acme',
         CORS_ORIGINS: 'https://app.example, http://localhost:5173',
         HTTP_REQUEST_TIMEOUT_MS: '20000',
         HTTP_HEADERS_TIMEOUT_MS: '5000',
@@ -90,6 +120,14 @@ describe('loadConfig', () => {
         PUBLIC_URL: 'https://id.example.com/base',
         LINK_TICKET_SECONDS: '60',
         LINK_ATTEMPT_SECONDS: '120',
+        METRICS_TOKEN: 'scrape-secret-0123456789',
+        METRICS_TENANT_LABELS: 'true',
+        METRICS_CACHE_SECONDS: '0',
+        TENANT_MAX_PROVIDERS: '5',
+        TENANT_MAX_TOKENS: '20',
+        AUDIT_LOG_DAYS: '30',
+        WEBHOOK_REPLAY_SECONDS: '0',
+        SECRET_KEYS_FILE: '/run/secrets/identity-keys',
       }),
     ).toStrictEqual({
       port: 8080,
@@ -108,6 +146,7 @@ describe('loadConfig', () => {
       databaseQueryTimeoutMs: 9000,
       migrateOnStart: false,
       seedDemo: false,
+      egressPrivateNetworkTenants: ['gamma', 'acme', 'beta'],
       logLevel: 'debug',
       redisUrl: 'redis://cache:6379/0',
       rateLimit: 100,
@@ -115,6 +154,11 @@ describe('loadConfig', () => {
       rateLimitWindowSeconds: 10,
       redisTimeoutMs: 150,
       trustProxy: '10.0.0.0/8, loopback',
+      secretKeys: {
+        kind: 'file',
+        path: '/run/secrets/identity-keys',
+        own: false,
+      },
       webhooks: {
         deliver: false,
         pollMs: 250,
@@ -124,8 +168,10 @@ describe('loadConfig', () => {
         retryMaxMs: 600_000,
         retrySeconds: 86_400,
         concurrency: 4,
+        tenantConcurrency: 4,
+        claimMs: 30_000,
         logDays: 3,
-        privateNetworkTenants: ['acme', 'beta'],
+        privateNetworkTenants: ['gamma', 'acme', 'beta'],
       },
       corsOrigins: ['https://app.example', 'http://localhost:5173'],
       requestTimeoutMs: 20000,
@@ -136,6 +182,17 @@ describe('loadConfig', () => {
       publicUrl: 'https://id.example.com/base',
       linkTicketSeconds: 60,
       linkAttemptSeconds: 120,
+      metrics: {
+        token: 'scrape-secret-0123456789',
+        tenantLabels: true,
+        cacheMs: 0,
+      },
+      quotas: {
+        providers: 5,
+        tokens: 20,
+        auditLogDays: 30,
+        webhookReplaySeconds: 0,
+      },
     });
   });
 
@@ -205,6 +262,15 @@ describe('loadConfig', () => {
       'must be the http(s) address browsers reach the service at, without a query or a trailing slash',
     ],
     ['LINK_TICKET_SECONDS', '5', 'must be a whole number from 10 to 3600'],
+    ['METRICS_CACHE_SECONDS', '3601', 'must be a whole number from 0 to 3600'],
+    ['TENANT_MAX_PROVIDERS', '0', 'must be a whole number from 1 to 10000'],
+    ['TENANT_MAX_TOKENS', '0', 'must be a whole number from 1 to 1000000'],
+    ['AUDIT_LOG_DAYS', '0', 'must be a whole number from 1 to 36500'],
+    [
+      'WEBHOOK_REPLAY_SECONDS',
+      '86401',
+      'must be a whole number from 0 to 86400',
+    ],
     [
       'LOG_LEVEL',
       'loud',
@@ -238,6 +304,12 @@ describe('loadConfig', () => {
     ['ada:s3cret@db', 'ada:***@db'],
   ])('redacts %s as %s', (url, shown) => {
     expect(redactCredentials(url)).toBe(shown);
+  });
+
+  it('never echoes a METRICS_TOKEN it refuses', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short secret' })).toThrow(
+      'Invalid configuration:\n  METRICS_TOKEN=(not shown): must be 16 to 512 printable characters without spaces',
+    );
   });
 
   it('never echoes a password of a connection string it refuses', () => {

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { applyDecorators } from '@nestjs/common';
+import { KeyRingError, parseKeys, type SecretKey } from './secret-keys';
 import {
   IsBoolean,
   IsIn,
@@ -89,9 +90,53 @@ export class AppConfig {
   linkAttemptSeconds: number;
   /** Longest wait for a JWKS or discovery document. */
   jwksTimeoutMs: number;
+  /**
+   * Tenants whose issuers, link providers and webhooks may be on loopback
+   * and private networks (every other tenant's requests reach public
+   * addresses only); `webhooks.privateNetworkTenants` is this list.
+   */
+  egressPrivateNetworkTenants: string[];
   /** Webhook delivery (docs/operations.md, delivering webhooks). */
   webhooks: WebhookConfig;
+  /** The operator's keys that seal the client secrets tenants store. */
+  secretKeys: SecretKeySource;
+  /** `/metrics` (docs/operations.md, metrics). */
+  metrics: MetricsConfig;
+  /** What one tenant's administration may make and keep (docs/api.md, limits). */
+  quotas: TenantQuotas;
 }
+
+export interface TenantQuotas {
+  /** Account providers a tenant may have. */
+  providers: number;
+  /** Live tokens (neither revoked nor expired) a tenant may have for the admin API to make another. */
+  tokens: number;
+  /** How long audit log entries are kept. */
+  auditLogDays: number;
+  /** The least time between two replays of one webhook subscription; 0 for none. */
+  webhookReplaySeconds: number;
+}
+
+export interface MetricsConfig {
+  /** The bearer secret a scrape must send; unset keeps `/metrics` public. */
+  token?: string;
+  /** Whether the webhook gauges carry a `tenant` label (one series set per tenant). */
+  tenantLabels: boolean;
+  /** How long one reading of the webhook figures serves the scrapes after it. */
+  cacheMs: number;
+}
+
+/**
+ * Where the keys sealing tenants' client secrets come from: SECRET_KEYS,
+ * SECRET_KEYS_FILE, or, on the embedded database, a file the service makes
+ * and keeps beside its data directory (a key for the process when the data
+ * is in memory); on PostgreSQL without either, no secret can be stored.
+ */
+export type SecretKeySource =
+  | { kind: 'given'; keys: SecretKey[] }
+  | { kind: 'file'; path: string; own: boolean }
+  | { kind: 'memory' }
+  | { kind: 'none' };
 
 export interface WebhookConfig {
   /** Whether this instance delivers webhooks (every instance may). */
@@ -109,6 +154,10 @@ export interface WebhookConfig {
   retrySeconds: number;
   /** Subscriptions one instance delivers at once. */
   concurrency: number;
+  /** Subscriptions of one tenant one instance delivers at once. */
+  tenantConcurrency: number;
+  /** How long one claim starts attempts before the subscription goes back to the queue. */
+  claimMs: number;
   /** How long delivery attempts are kept in the log. */
   logDays: number;
   /** Tenants whose subscriptions may reach private network addresses. */
@@ -261,6 +310,8 @@ class Environment {
   @WholeNumber(10, 86_400_000) WEBHOOK_RETRY_MAX_MS: number = 3_600_000;
   @WholeNumber(1, 30 * 86400) WEBHOOK_RETRY_SECONDS: number = 3 * 86400;
   @WholeNumber(1, 256) WEBHOOK_CONCURRENCY: number = 16;
+  @WholeNumber(1, 256) WEBHOOK_TENANT_CONCURRENCY: number = 4;
+  @WholeNumber(100, 3_600_000) WEBHOOK_CLAIM_MS: number = 30_000;
   @WholeNumber(1, 365) WEBHOOK_LOG_DAYS: number = 7;
 
   @IsOptional()
@@ -268,6 +319,28 @@ class Environment {
     message: 'must be tenant ids separated by commas',
   })
   WEBHOOK_PRIVATE_NETWORK_TENANTS?: string;
+
+  @IsOptional()
+  @Matches(/^\s*[a-z0-9][a-z0-9-]*(\s*,\s*[a-z0-9][a-z0-9-]*)*\s*$/, {
+    message: 'must be tenant ids separated by commas',
+  })
+  EGRESS_PRIVATE_NETWORK_TENANTS?: string;
+
+  @IsOptional() @IsString() SECRET_KEYS?: string;
+  @IsOptional() @IsString() @MinLength(1) SECRET_KEYS_FILE?: string;
+
+  @IsOptional()
+  @Matches(/^[\x21-\x7E]{16,512}$/, {
+    message: 'must be 16 to 512 printable characters without spaces',
+  })
+  METRICS_TOKEN?: string;
+  @Flag() METRICS_TENANT_LABELS: boolean = false;
+  @WholeNumber(0, 3600) METRICS_CACHE_SECONDS: number = 15;
+
+  @WholeNumber(1, 10_000) TENANT_MAX_PROVIDERS: number = 50;
+  @WholeNumber(1, 1_000_000) TENANT_MAX_TOKENS: number = 1000;
+  @WholeNumber(1, 36_500) AUDIT_LOG_DAYS: number = 90;
+  @WholeNumber(0, 86_400) WEBHOOK_REPLAY_SECONDS: number = 60;
 }
 
 export class ConfigError extends Error {}
@@ -291,11 +364,13 @@ export function redactCredentials(value: string): string {
 
 /** A variable's value as an error message may echo it. */
 const shown = (name: string, value: string | undefined) =>
-  JSON.stringify(
-    value !== undefined && name.endsWith('_URL')
-      ? redactCredentials(value)
-      : value,
-  );
+  name === 'SECRET_KEYS' || name === 'METRICS_TOKEN'
+    ? '(not shown)'
+    : JSON.stringify(
+        value !== undefined && name.endsWith('_URL')
+          ? redactCredentials(value)
+          : value,
+      );
 
 function trustProxyValue(value: string): boolean | number | string {
   if (value === 'true' || value === 'false') return value === 'true';
@@ -339,6 +414,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       throw new ConfigError(
         `Invalid configuration:\n  ${name}=${shown(name, parsed[name])}: needs DATABASE_URL; the embedded database has neither a pooler nor replicas`,
       );
+  const secretKeys = secretKeySource(parsed);
+  const seedDemo = parsed.SEED_DEMO ?? parsed.DATABASE_URL === undefined;
+  const egressPrivateNetworkTenants = privateNetworkTenantsOf(parsed, seedDemo);
   return {
     port: parsed.PORT,
     host: parsed.HOST ?? (parsed.DATABASE_URL ? undefined : '127.0.0.1'),
@@ -357,7 +435,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     migrateOnStart: parsed.MIGRATE_ON_START,
     // A production database never gets the demo tenant and its published
     // tokens unless asked to.
-    seedDemo: parsed.SEED_DEMO ?? parsed.DATABASE_URL === undefined,
+    seedDemo,
+    egressPrivateNetworkTenants,
     logLevel: parsed.LOG_LEVEL,
     redisUrl: parsed.REDIS_URL,
     rateLimit: parsed.RATE_LIMIT,
@@ -386,11 +465,73 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       retryMaxMs: parsed.WEBHOOK_RETRY_MAX_MS,
       retrySeconds: parsed.WEBHOOK_RETRY_SECONDS,
       concurrency: parsed.WEBHOOK_CONCURRENCY,
+      tenantConcurrency: parsed.WEBHOOK_TENANT_CONCURRENCY,
+      claimMs: parsed.WEBHOOK_CLAIM_MS,
       logDays: parsed.WEBHOOK_LOG_DAYS,
-      privateNetworkTenants: (parsed.WEBHOOK_PRIVATE_NETWORK_TENANTS ?? '')
-        .split(',')
-        .map((t) => t.trim())
-        .filter(Boolean),
+      privateNetworkTenants: egressPrivateNetworkTenants,
+    },
+    secretKeys,
+    metrics: {
+      token: parsed.METRICS_TOKEN,
+      tenantLabels: parsed.METRICS_TENANT_LABELS,
+      cacheMs: parsed.METRICS_CACHE_SECONDS * 1000,
+    },
+    quotas: {
+      providers: parsed.TENANT_MAX_PROVIDERS,
+      tokens: parsed.TENANT_MAX_TOKENS,
+      auditLogDays: parsed.AUDIT_LOG_DAYS,
+      webhookReplaySeconds: parsed.WEBHOOK_REPLAY_SECONDS,
     },
   };
+}
+
+function secretKeySource(parsed: Environment): SecretKeySource {
+  const refuse = (name: string, message: string) =>
+    new ConfigError(
+      `Invalid configuration:\n  ${name}=${shown(name, parsed[name as 'SECRET_KEYS'])}: ${message}`,
+    );
+  if (parsed.SECRET_KEYS !== undefined && parsed.SECRET_KEYS_FILE !== undefined)
+    throw refuse(
+      'SECRET_KEYS_FILE',
+      'give SECRET_KEYS or SECRET_KEYS_FILE, not both',
+    );
+  if (parsed.SECRET_KEYS !== undefined) {
+    try {
+      return {
+        kind: 'given',
+        keys: parseKeys(parsed.SECRET_KEYS, 'its value'),
+      };
+    } catch (error) {
+      if (!(error instanceof KeyRingError)) throw error;
+      throw refuse('SECRET_KEYS', error.message);
+    }
+  }
+  if (parsed.SECRET_KEYS_FILE !== undefined)
+    return { kind: 'file', path: parsed.SECRET_KEYS_FILE, own: false };
+  if (parsed.DATABASE_URL !== undefined) return { kind: 'none' };
+  return parsed.DATA_DIR.startsWith('memory://')
+    ? { kind: 'memory' }
+    : { kind: 'file', path: `${parsed.DATA_DIR}.secret-keys`, own: true };
+}
+
+/** The demo tenant's id (prisma/demo-tenant.json). */
+const DEMO_TENANT = 'demo';
+
+/**
+ * EGRESS_PRIVATE_NETWORK_TENANTS joined with its former name,
+ * WEBHOOK_PRIVATE_NETWORK_TENANTS; when neither is set and the demo is
+ * seeded, the demo tenant, whose README examples post to a receiver on
+ * localhost.
+ */
+function privateNetworkTenantsOf(
+  parsed: Environment,
+  seedDemo: boolean,
+): string[] {
+  const named = [
+    parsed.EGRESS_PRIVATE_NETWORK_TENANTS,
+    parsed.WEBHOOK_PRIVATE_NETWORK_TENANTS,
+  ].filter((list): list is string => list !== undefined);
+  if (!named.length) return seedDemo ? [DEMO_TENANT] : [];
+  const ids = named.flatMap((list) => list.split(',').map((t) => t.trim()));
+  return [...new Set(ids.filter(Boolean))];
 }

@@ -1,8 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import {
+  EgressPolicy,
+  egressFieldErrors,
+} from '../common/validation/egress-policy';
 import { formatUtcDateTime, withoutNulls } from '../common/representation';
 import { IdentityRow, TenantData } from './tenant-data';
 import { TenantFileError, validateTenantFile } from './tenant-file.validator';
-import { TenantExists, TenantsRepository } from './tenants.repository';
+import {
+  SecretNeededAgain,
+  TenantExists,
+  TenantsRepository,
+} from './tenants.repository';
+import { SecretBox } from '../common/secrets/secret-box';
+import {
+  linkUrls,
+  providerEntry,
+  SECRET_NEEDED_AGAIN,
+  secretContext,
+} from './client-secrets';
 
 export interface ImportSummary {
   tenantId: string;
@@ -29,7 +45,15 @@ export interface ReplaceNotice {
 
 @Injectable()
 export class TenantsService {
-  constructor(private readonly tenants: TenantsRepository) {}
+  constructor(
+    private readonly tenants: TenantsRepository,
+    private readonly secrets: SecretBox,
+    private readonly config: AppConfig,
+  ) {
+    this.egress = new EgressPolicy(config);
+  }
+
+  private readonly egress: EgressPolicy;
 
   /**
    * Imports a parsed tenant file, all or nothing. Throws TenantFileError for
@@ -51,6 +75,28 @@ export class TenantsService {
     } = {},
   ): Promise<ImportSummary> {
     const data = validateTenantFile(file);
+    const reachable = egressFieldErrors(
+      this.egress.allowsPrivate(data.tenant.id),
+      Object.assign(
+        {},
+        ...data.issuers.map((issuer, i) => ({
+          [`tenant.tokenIssuers[${i}].issuer`]: issuer.issuer,
+          [`tenant.tokenIssuers[${i}].jwksUri`]: issuer.jwksUri ?? undefined,
+        })),
+        ...data.providers.map((p, i) =>
+          linkUrls(p.link, `accountProviders[${i}].link.`),
+        ),
+      ),
+    );
+    if (reachable.length) throw new TenantFileError(reachable);
+    const maxProviders = this.config.quotas.providers;
+    if (data.providers.length > maxProviders)
+      throw new TenantFileError([
+        {
+          field: 'accountProviders',
+          message: `must have at most ${maxProviders} items (TENANT_MAX_PROVIDERS)`,
+        },
+      ]);
     // A JWT must never be valid on two tenants' paths: one issuer and
     // audience belong to one tenant.
     const clashes = await this.tenants.issuerClashes(
@@ -90,9 +136,26 @@ export class TenantsService {
           type: 'imported',
           fields: fieldsWithValue(identity),
         })),
-        { replaceTokens },
+        {
+          replaceTokens,
+          sealedSecrets: Object.fromEntries(
+            Object.entries(data.clientSecrets).map(([id, secret]) => [
+              id,
+              secret === null
+                ? null
+                : this.secrets.seal(secret, secretContext(data.tenant.id, id)),
+            ]),
+          ),
+        },
       );
     } catch (error) {
+      if (error instanceof SecretNeededAgain)
+        throw new TenantFileError([
+          {
+            field: `accountProviders[${data.providers.findIndex((p) => p.accountProviderId === error.accountProviderId)}].link.clientSecret`,
+            message: SECRET_NEEDED_AGAIN,
+          },
+        ]);
       if (!(error instanceof TenantExists)) throw error;
       throw new TenantFileError([
         {
@@ -149,7 +212,9 @@ const present = <T extends object>(record: T) =>
     ),
   );
 
-function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
+function toTenantFile(
+  data: Omit<TenantData, 'tokens' | 'clientSecrets'>,
+): object {
   const group = <T extends { identityId: string }>(rows: T[]) => {
     const byIdentity = new Map<string, T[]>();
     for (const row of rows)
@@ -177,9 +242,7 @@ function toTenantFile(data: Omit<TenantData, 'tokens'>): object {
         ),
       }),
     },
-    accountProviders: data.providers.map(({ position: _position, ...p }) =>
-      withoutNulls(p),
-    ),
+    accountProviders: data.providers.map(providerEntry),
     identities: data.identities.map((identity) =>
       present({
         ...identity,

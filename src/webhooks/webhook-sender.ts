@@ -1,11 +1,10 @@
 import { Webhook } from 'standardwebhooks';
-import { Agent, fetch } from 'undici';
-import { refusingLookup } from '../auth/issuer-documents';
+import { fetch } from 'undici';
 import {
-  isPrivateAddress,
-  isRefusedAddress,
-  outboundUrlProblem,
-} from '../common/validation/outbound-url';
+  egressAgent,
+  REFUSED_ADDRESS,
+} from '../common/validation/egress-agent';
+import { egressUrlProblem } from '../common/validation/egress-policy';
 
 /** The most of a receiver's answer that is read (then dropped): 64 KiB. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -28,43 +27,16 @@ export interface SigningSecrets {
   previousSecret?: string | null;
 }
 
-const refusalOf = (allowPrivate: boolean) => (address: string) =>
-  isRefusedAddress(address)
-    ? 'a link-local or metadata address'
-    : !allowPrivate && isPrivateAddress(address)
-      ? 'a private network address'
-      : undefined;
-
 /**
- * Connections to receivers, one pool each for tenants that may and may not
- * reach private addresses; kept alive between deliveries. Names are
- * resolved through refusingLookup, so the address is checked where the
- * connection is made.
+ * Why the service must not deliver to `url`, or undefined when it may: the
+ * egress policy, under which only the tenants the operator lists
+ * (`allowPrivate`) may reach loopback and private networks.
  */
-const agents = {
-  public: new Agent({
-    connect: { lookup: refusingLookup(refusalOf(false)) },
-    keepAliveTimeout: 30_000,
-  }),
-  private: new Agent({
-    connect: { lookup: refusingLookup(refusalOf(true)) },
-    keepAliveTimeout: 30_000,
-  }),
-};
-
-/** Why the service must not deliver to `url`, or undefined when it may. */
 export function webhookUrlProblem(
   url: string,
   allowPrivate: boolean,
 ): string | undefined {
-  const problem = outboundUrlProblem(url);
-  if (problem) return problem;
-  const host = new URL(url).hostname;
-  if (!allowPrivate && isPrivateAddress(host))
-    return 'must not name a private network address';
-  if (new URL(url).username || new URL(url).password)
-    return 'must not carry a user name or password';
-  return undefined;
+  return egressUrlProblem(url, allowPrivate);
 }
 
 /** The `webhook-signature` header: one `v1,` signature per secret, space-separated. */
@@ -102,7 +74,7 @@ function reasonOf(error: unknown): string {
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
     return 'timed out';
   const code = e?.cause?.code ?? e?.code;
-  if (code === 'EREFUSEDADDRESS')
+  if (code === REFUSED_ADDRESS)
     return `refused: ${e?.cause?.message ?? e?.message}`;
   return code ? `connection failed (${code})` : 'connection failed';
 }
@@ -155,7 +127,7 @@ export async function sendWebhook(request: {
       body: request.body,
       redirect: 'manual',
       signal,
-      dispatcher: agents[request.allowPrivate ? 'private' : 'public'],
+      dispatcher: egressAgent(request.allowPrivate),
     });
     await drain(res.body).catch(() => undefined);
     const status = res.status;

@@ -10,6 +10,7 @@ import { Database } from '../../src/database/database';
 import { TenantsService } from '../../src/tenants/tenants.service';
 import { Caller, caller } from './caller';
 import { LogLine, logRecorder } from './log-recorder';
+import { allowPrivateNetworks } from './egress';
 import { createTestDatabase } from './test-database';
 import {
   importCopy,
@@ -23,8 +24,14 @@ export interface TestApp {
   http: () => ReturnType<typeof request>;
   /** Requests with this token (none for ''), absolute paths. */
   as(token: string): Caller;
-  /** Imports a copy of a tenant file under an id of its own. */
-  newTenant(file: Record<string, any>): Promise<TestTenant>;
+  /**
+   * Imports a copy of a tenant file under an id of its own, listed as a
+   * tenant that may reach loopback and private networks unless told.
+   */
+  newTenant(
+    file: Record<string, any>,
+    options?: { privateNetworks?: boolean },
+  ): Promise<TestTenant>;
   /** Imports one identity with an access token, in a tenant of its own. */
   newIdentity(identity?: {
     identityId?: string;
@@ -43,7 +50,12 @@ export function fixture(name: string): Record<string, any> {
   );
 }
 
-/** The service on a fresh database of its own, with the given tenants imported. */
+/**
+ * The service on a fresh database of its own, with the given tenants
+ * imported; they, and the copies of newTenant, may reach loopback and
+ * private networks (allowPrivateNetworks) unless `overrides` names the
+ * tenants that may (egressPrivateNetworkTenants).
+ */
 export async function startTestApp(
   tenantFiles: object[] = [],
   overrides: Partial<AppConfig> = {},
@@ -67,14 +79,23 @@ export async function startTestApp(
   );
   await app.init();
   const tenants = app.get(TenantsService);
-  for (const file of tenantFiles)
+  const listed = !overrides.egressPrivateNetworkTenants;
+  for (const file of tenantFiles) {
+    const id = (file as { tenant?: { id?: unknown } }).tenant?.id;
+    if (listed && typeof id === 'string') allowPrivateNetworks(db.config, id);
     await tenants.importTenant(structuredClone(file));
+  }
   const server = app.getHttpServer();
   return {
     app,
     http: () => request(server),
     as: (token) => caller(server, token),
-    newTenant: (file) => importCopy(server, tenants, file),
+    async newTenant(file, options) {
+      return importCopy(server, tenants, file, (id) => {
+        if (listed && options?.privateNetworks !== false)
+          allowPrivateNetworks(db.config, id);
+      });
+    },
     newIdentity: (identity) => importIdentity(server, tenants, identity),
     recordLogs() {
       const lines: LogLine[] = [];

@@ -24,10 +24,13 @@ export async function importCopy(
   server: Server,
   tenants: TenantsService,
   file: Record<string, any>,
+  /** Told the copy's id before it is imported (to list it for private networks). */
+  beforeImport: (tenantId: string) => void = () => {},
 ): Promise<TestTenant> {
   const suffix = `-${++copies}`;
   const copy = structuredClone(file);
   copy.tenant.id += suffix;
+  beforeImport(copy.tenant.id);
   const secrets = new Map<string, string>();
   for (const token of copy.tokens ?? []) {
     secrets.set(token.token, token.token + suffix);

@@ -18,6 +18,8 @@ import {
   UnsupportedMediaType,
   ProviderNotFound,
   SettingConflict,
+  LinkNotFound,
+  NoSecretKey,
 } from '../errors';
 import {
   headers,
@@ -88,7 +90,7 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
   },
   404: {
     description:
-      'no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration)',
+      'no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; a link confirmation whose code is unknown, spent, expired or another identity’s; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration)',
     examples: {
       'identity-not-found': domainProblem(
         new IdentityNotFound('nobody'),
@@ -105,6 +107,10 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
       'provider-not-found': domainProblem(
         new ProviderNotFound('gitlab'),
         `${ADMIN_AT}/account-providers/gitlab`,
+      ),
+      'link-not-found': domainProblem(
+        new LinkNotFound(),
+        `${AT}/accounts/link-confirmations`,
       ),
     },
   },
@@ -126,7 +132,7 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
   },
   409: {
     description:
-      'the userName is taken (compared case-insensitively); or an account that cannot be recorded or removed: one of the provider already recorded for another identity, a second one where the provider allows one, a taken accountId, the account the token was issued for; on the admin API, a provider or issuer that exists already, an issuer and audience another tenant trusts, a provider still in use, or one-account-only while identities have several',
+      'the userName is taken (compared case-insensitively); or an account that cannot be recorded or removed: one of the provider already recorded for another identity, a second one where the provider allows one, a taken accountId, the account the token was issued for; on the admin API, a provider or issuer that exists already, an issuer and audience another tenant trusts, a provider still in use, one-account-only while identities have several, or a client secret while the operator has given the service no key to seal it with',
     examples: {
       conflict: domainProblem(
         new Conflict('The userName "alice" is taken in this tenant.'),
@@ -145,6 +151,10 @@ export const PROBLEMS: Record<number, ProblemDoc> = {
           '2 accounts are at "google"; DELETE with ?deleteAccounts=true removes them with the provider (the command line: --delete-accounts).',
         ),
         `${ADMIN_AT}/account-providers/google`,
+      ),
+      'no-secret-key': domainProblem(
+        new NoSecretKey(),
+        `${ADMIN_AT}/account-providers/gitlab`,
       ),
     },
   },

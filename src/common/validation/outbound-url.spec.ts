@@ -62,6 +62,23 @@ describe('outboundUrlProblem', () => {
       'must not name a link-local address or a cloud metadata service',
     ],
     ['not a url', 'must be an absolute URL'],
+    [
+      'https://user:secret@login.example.org/x',
+      'must not carry a user name or password',
+    ],
+    ['http://user@localhost:9000/x', 'must not carry a user name or password'],
+    ...[
+      'https://0.0.0.0/x',
+      'http://0.0.0.0:9000/x',
+      'https://[::]/x',
+      'https://[::ffff:0.0.0.0]/x',
+      'https://224.0.0.1/x',
+      'https://[ff02::1]/x',
+      'https://255.255.255.255/x',
+    ].map((url) => [
+      url,
+      'must not name an unspecified, multicast or reserved address',
+    ]),
   ])('refuses %s: %s', (url, problem) => {
     expect(outboundUrlProblem(url)).toBe(problem);
   });
@@ -92,6 +109,6 @@ describe('isOnIssuerHost', () => {
     ['http://127.0.0.1:9/keys', 'http://127.0.0.1:8/realms/a', true],
     ['https://169.254.169.254/keys', 'https://login.example.org/', false],
   ])('%s for issuer %s → %s', (jwks, issuer, expected) => {
-    expect(isOnIssuerHost(jwks, issuer)).toBe(expected);
+    expect(isOnIssuerHost(jwks, issuer, true)).toBe(expected);
   });
 });
