@@ -21,11 +21,10 @@ const ROOT = resolve(__dirname, '..');
 const ANN = token({ identityId: 'ann' });
 
 describe('linking an account in a browser', () => {
-  it('goes from the accounts list’s signInUrl to the provider and back to the app, linked', async () => {
+  it('goes from the accounts list’s signInUrl to the provider and back to the app, which confirms the link with the user’s token', async () => {
     const work = mkdtempSync(join(tmpdir(), 'identity-link-'));
     const env = serverEnvironment({}, join(work, 'pglite'), {
       SEED_DEMO: 'false',
-      LINK_TEST_SECRET: 'chrome-secret',
     });
     const service = `http://127.0.0.1:${env.PORT}`;
     env.PUBLIC_URL = service;
@@ -35,10 +34,33 @@ describe('linking an account in a browser', () => {
       redirectUris: [`${service}/chrome/link/v1/callback`],
     });
     await op.start();
-    // The application's page the browser ends on.
-    const app: HttpServer = createServer((_req, res) =>
-      res.end('back in the app'),
-    );
+    // The application's page the browser ends on: its server confirms the
+    // link with the token of the user signed in to it (Ann's).
+    const confirmations: { status: number; body: unknown }[] = [];
+    const app: HttpServer = createServer((req, res) => {
+      const query = new URL(req.url!, 'http://app').searchParams;
+      if (query.get('result') !== 'confirm') return res.end('not linked');
+      void fetch(
+        `${service}/chrome/api/identity/v1/accounts/link-confirmations`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${ANN.token}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ linkCode: query.get('linkCode') }),
+        },
+      ).then(
+        async (answer) => {
+          confirmations.push({
+            status: answer.status,
+            body: await answer.json(),
+          });
+          res.end(answer.status === 201 ? 'linked' : 'not linked');
+        },
+        () => res.end('not linked'),
+      );
+    });
     await new Promise<void>((done) => app.listen(0, '127.0.0.1', done));
     const returnUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/linked`;
     const tenant = tenantFile({
@@ -50,7 +72,7 @@ describe('linking an account in a browser', () => {
             type: 'oidc',
             issuer: op.base,
             clientId: 'identity-service',
-            clientSecretEnv: 'LINK_TEST_SECRET',
+            clientSecret: 'chrome-secret',
           },
         }),
       ],
@@ -98,21 +120,21 @@ describe('linking an account in a browser', () => {
       const landed = new URL(page.url());
       expect(Object.fromEntries(landed.searchParams)).toStrictEqual({
         accountProviderId: 'op',
-        result: 'linked',
-        accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        result: 'confirm',
+        linkCode: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       });
-      expect(await page.textContent('body')).toBe('back in the app');
+      expect(await page.textContent('body')).toBe('linked');
+      const account = {
+        accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        issuedUserId: 'ann-in-chrome',
+        isCurrent: false,
+        displayName: 'Name of ann-in-chrome',
+        emailAddress: 'ann-in-chrome@op.example',
+        pictureUrl: 'https://op.example/ann-in-chrome.png',
+      };
+      expect(confirmations).toStrictEqual([{ status: 201, body: account }]);
       const [op1] = await accounts();
-      expect(op1.accounts).toStrictEqual([
-        {
-          accountId: landed.searchParams.get('accountId'),
-          issuedUserId: 'ann-in-chrome',
-          isCurrent: false,
-          displayName: 'Name of ann-in-chrome',
-          emailAddress: 'ann-in-chrome@op.example',
-          pictureUrl: 'https://op.example/ann-in-chrome.png',
-        },
-      ]);
+      expect(op1.accounts).toStrictEqual([confirmations[0].body]);
     } finally {
       await browser?.close();
       await server.stop();

@@ -13,10 +13,10 @@ const TENANT = 'link';
 const CALLBACK = `${SERVICE}/${TENANT}/link/v1/callback`;
 const APP = 'https://app.example.test/accounts/linked';
 const OTHER_APP = 'https://app.example.test/settings';
-const SECRET_VARIABLE = 'IDENTITY_TEST_LINK_SECRET';
 
 const ANN = token({ identityId: 'ann' });
 const BOB = token({ identityId: 'bob' });
+const VIC = token({ identityId: 'vic' });
 const CRM = token({ appId: 'crm', scopes: ['identities:read'] });
 
 describe('linking an account through signInUrl (OpenID Connect)', () => {
@@ -32,8 +32,6 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    process.env[SECRET_VARIABLE] = 'link-client-secret';
-    process.env[`${SECRET_VARIABLE}_GH`] = 'gh-secret';
     await op.start();
     await github.start();
     const file = tenantFile({
@@ -49,7 +47,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
             type: 'oidc',
             issuer: op.base,
             clientId: 'identity-service',
-            clientSecretEnv: SECRET_VARIABLE,
+            clientSecret: 'link-client-secret',
           },
         },
         {
@@ -59,7 +57,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
             type: 'oidc',
             issuer: op.base,
             clientId: 'identity-service',
-            clientSecretEnv: SECRET_VARIABLE,
+            clientSecret: 'link-client-secret',
           },
         },
         { accountProviderId: 'plain', signInUrl: 'https://plain.example/' },
@@ -72,7 +70,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
             tokenEndpoint: `${github.base}/login/oauth/access_token`,
             userInfoEndpoint: `${github.base}/user`,
             clientId: 'gh-client',
-            clientSecretEnv: `${SECRET_VARIABLE}_GH`,
+            clientSecret: 'gh-secret',
             scopes: ['read:user'],
             claims: {
               issuedUserId: 'id',
@@ -85,6 +83,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
       ],
       identities: [
         identity('ann', { roles: ['admin'] }),
+        identity('vic'),
         identity('bob', {
           accounts: [
             {
@@ -95,7 +94,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
           ],
         }),
       ],
-      tokens: [ANN, BOB, CRM],
+      tokens: [ANN, BOB, VIC, CRM],
     });
     t = await startTestApp([file], { publicUrl: SERVICE });
   });
@@ -103,8 +102,6 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     await t.close();
     await op.stop();
     await github.stop();
-    delete process.env[SECRET_VARIABLE];
-    delete process.env[`${SECRET_VARIABLE}_GH`];
   });
 
   const accounts = (caller: Token, path = '/accounts') =>
@@ -114,6 +111,40 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
       (p: { accountProviderId: string }) => p.accountProviderId === provider,
     ).signInUrl as string;
   const result = (url: string) => Object.fromEntries(new URL(url).searchParams);
+  const CONFIRMATIONS = `/${TENANT}/api/identity/v1/accounts/link-confirmations`;
+  const confirm = (caller: Token | string, linkCode: unknown) =>
+    t
+      .http()
+      .post(CONFIRMATIONS)
+      .set(
+        'Authorization',
+        `Bearer ${typeof caller === 'string' ? caller : caller.token}`,
+      )
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ linkCode }));
+  const NOT_FOUND = problem(
+    404,
+    'link-not-found',
+    'No link of the caller awaits this code: it is spent, expired or another identity’s. Start the link again.',
+  );
+  /** The browser's way through the provider, up to the return URL and its code. */
+  const linkAs = async (
+    browser: Browser,
+    linkUrl: string,
+    providerUser: string,
+  ) => {
+    const start = await browser.open(linkUrl);
+    const done = await browser.open(
+      await browser.signInAt(start.location!, providerUser),
+    );
+    expect(done.status).toBe(303);
+    return done.location!;
+  };
+  const confirmed = (provider: string) => ({
+    accountProviderId: provider,
+    result: 'confirm',
+    linkCode: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+  });
 
   it('gives the identity itself a link URL, and everyone else the configured one', async () => {
     const own = await accounts(ANN);
@@ -141,7 +172,47 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     ]);
   });
 
-  it('links the account signed in at the provider, then sends the browser to the app', async () => {
+  it('links nothing when another identity’s link URL is completed and confirmed by a victim (login CSRF)', async () => {
+    // Ann hands her link URL to the victim, whose browser signs in at the
+    // provider as the victim.
+    const annUrl = await signInUrl(ANN, 'op');
+    const victim = new Browser(t, SERVICE);
+    const back = await linkAs(victim, annUrl, 'vic-at-op');
+    expect(back.startsWith(`${APP}?`)).toBe(true);
+    const { linkCode } = result(back);
+    expect(result(back)).toStrictEqual(confirmed('op'));
+    const events = await t.database.prisma.identityEvent.count();
+    // The victim's application confirms with the victim's own token.
+    const refused = await confirm(VIC, linkCode);
+    expect([refused.status, refused.body]).toStrictEqual([404, NOT_FOUND]);
+    expect(refused.headers['content-type']).toBe('application/problem+json');
+    // The code is spent: Ann, whose link it was, confirms nothing with it.
+    const late = await confirm(ANN, linkCode);
+    expect([late.status, late.body]).toStrictEqual([404, NOT_FOUND]);
+    expect(
+      await t.database.prisma.account.count({
+        where: { tenantId: TENANT, issuedUserId: 'vic-at-op' },
+      }),
+    ).toBe(0);
+    expect(await t.database.prisma.identityEvent.count()).toBe(events);
+    // The victim's own link of that provider account then succeeds.
+    const own = result(
+      await linkAs(victim, await signInUrl(VIC, 'op'), 'vic-at-op'),
+    );
+    const linked = await confirm(VIC, own.linkCode).expect(201);
+    expect(linked.body).toStrictEqual({
+      accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      issuedUserId: 'vic-at-op',
+      isCurrent: false,
+      displayName: 'Name of vic-at-op',
+      emailAddress: 'vic-at-op@op.example',
+      pictureUrl: 'https://op.example/vic-at-op.png',
+    });
+    expect((await accounts(VIC)).body[0].accounts).toStrictEqual([linked.body]);
+    expect((await accounts(ANN)).body[0].accounts).toStrictEqual([]);
+  });
+
+  it('links the account signed in at the provider once the app confirms it with the identity’s own token', async () => {
     const browser = new Browser(t, SERVICE);
     const start = await browser.open(await signInUrl(ANN, 'op'));
     expect(start.status).toBe(303);
@@ -160,17 +231,16 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     expect(back.startsWith(`${CALLBACK}?`)).toBe(true);
     const done = await browser.open(back);
     expect(done.status).toBe(303);
-    const linked = result(done.location!);
     expect(done.location!.startsWith(`${APP}?`)).toBe(true);
-    expect(linked).toStrictEqual({
-      accountProviderId: 'op',
-      result: 'linked',
-      accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-    });
-    const list = (await accounts(ANN)).body;
-    expect(list[0].accounts).toStrictEqual([
+    const { linkCode } = result(done.location!);
+    expect(result(done.location!)).toStrictEqual(confirmed('op'));
+    // Nothing is recorded before the confirmation.
+    expect((await accounts(ANN)).body[0].accounts).toStrictEqual([]);
+    const linked = await confirm(ANN, linkCode);
+    expect([linked.status, linked.body]).toStrictEqual([
+      201,
       {
-        accountId: linked.accountId,
+        accountId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         issuedUserId: 'ann-at-op',
         isCurrent: false,
         displayName: 'Name of ann-at-op',
@@ -178,6 +248,14 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
         pictureUrl: 'https://op.example/ann-at-op.png',
       },
     ]);
+    const list = (await accounts(ANN)).body;
+    expect(list[0].accounts).toStrictEqual([linked.body]);
+    const [event] = await t.database.prisma.identityEvent.findMany({
+      where: { tenantId: TENANT, identityId: 'ann' },
+      orderBy: { id: 'desc' },
+      take: 1,
+    });
+    expect(event).toMatchObject({ type: 'updated', fields: ['accounts'] });
     // The callback again: its state is spent.
     const again = await browser.open(back);
     expect(result(again.location!)).toStrictEqual({
@@ -203,26 +281,199 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     expect(new URL((await browser.open(fresh)).location!).origin).toBe(op.base);
   });
 
-  it('refuses an account that is another identity’s, and a second one where one is allowed', async () => {
-    const bob = new Browser(t, SERVICE);
-    const start = await bob.open(await signInUrl(BOB, 'op'));
-    const done = await bob.open(
-      await bob.signInAt(start.location!, 'ann-at-op'),
+  it('gives a fresh URL after a start that came long after the previous one', async () => {
+    // A start more than 2 × LINK_TICKET_SECONDS + LINK_ATTEMPT_SECONDS ago,
+    // which the next start deletes.
+    await t.database.prisma.linkAttempt.create({
+      data: {
+        state: 'an-old-start',
+        ticketHash: 'an-old-ticket',
+        tenantId: TENANT,
+        identityId: 'bob',
+        accountProviderId: 'op',
+        codeVerifier: 'v',
+        nonce: 'n',
+        returnUrl: APP,
+        createdAt: new Date(Date.now() - 1300_000),
+        expiresAt: new Date(Date.now() - 700_000),
+      },
+    });
+    const browser = new Browser(t, SERVICE);
+    const used = await signInUrl(BOB, 'op');
+    expect(new URL((await browser.open(used)).location!).origin).toBe(op.base);
+    const fresh = await signInUrl(BOB, 'op');
+    expect(fresh).not.toBe(used);
+    expect(new URL((await browser.open(fresh)).location!).origin).toBe(op.base);
+  });
+
+  it('takes a callback on its own tenant’s path only, and another tenant’s spends nothing', async () => {
+    const other = await t.newTenant(
+      tenantFile({ id: 'link-other', linkReturnUrls: [APP] }),
     );
-    expect(result(done.location!)).toStrictEqual({
-      accountProviderId: 'op',
-      result: 'error',
-      error: 'account_in_use',
+    const browser = new Browser(t, SERVICE);
+    const start = await browser.open(await signInUrl(ANN, 'one'));
+    const back = await browser.signInAt(start.location!, 'ann-at-one');
+    const elsewhere = await browser.open(
+      back.replace(`/${TENANT}/link/v1/`, `/${other.id}/link/v1/`),
+    );
+    expect([elsewhere.status, JSON.parse(elsewhere.body)]).toStrictEqual([
+      400,
+      problem(
+        400,
+        'invalid-request',
+        'This is not a callback of a link under way.',
+      ),
+    ]);
+    const done = await browser.open(back);
+    expect(result(done.location!)).toStrictEqual(confirmed('one'));
+    await confirm(ANN, result(done.location!).linkCode).expect(201);
+    await t.database.prisma.account.deleteMany({
+      where: { tenantId: TENANT, identityId: 'ann', accountProviderId: 'one' },
     });
-    const one = await bob.open(await signInUrl(BOB, 'one'));
-    const second = await bob.open(await bob.signInAt(one.location!, 'bob-two'));
-    expect(result(second.location!)).toStrictEqual({
-      accountProviderId: 'one',
-      result: 'error',
-      error: 'limit_reached',
-    });
+  });
+
+  it('refuses at the confirmation an account that is another identity’s, and a second one where one is allowed', async () => {
+    const bob = new Browser(t, SERVICE);
+    const taken = result(
+      await linkAs(bob, await signInUrl(BOB, 'op'), 'ann-at-op'),
+    );
+    expect(taken).toStrictEqual(confirmed('op'));
+    const inUse = await confirm(BOB, taken.linkCode);
+    expect([inUse.status, inUse.body]).toStrictEqual([
+      409,
+      problem(
+        409,
+        'account-in-use',
+        'The account "ann-at-op" of provider "op" is another identity\'s, or this one\'s already.',
+      ),
+    ]);
+    const second = result(
+      await linkAs(bob, await signInUrl(BOB, 'one'), 'bob-two'),
+    );
+    const limit = await confirm(BOB, second.linkCode);
+    expect([limit.status, limit.body]).toStrictEqual([
+      409,
+      problem(
+        409,
+        'limit-reached',
+        'Provider "one" allows one account per identity, and "bob" has one.',
+      ),
+    ]);
+    // A refused confirmation spends its code all the same.
+    const again = await confirm(BOB, second.linkCode);
+    expect([again.status, again.body]).toStrictEqual([404, NOT_FOUND]);
     const list = (await accounts(BOB)).body;
     expect(list.map((p: any) => p.accounts.length)).toStrictEqual([0, 1, 0, 0]);
+  });
+
+  it('confirms a code once, within LINK_ATTEMPT_SECONDS, on its tenant’s path, with an access token only', async () => {
+    const other = await t.newTenant(
+      tenantFile({
+        id: 'link-elsewhere',
+        linkReturnUrls: [APP],
+        identities: [identity('ann')],
+        tokens: [ANN],
+      }),
+    );
+    const browser = new Browser(t, SERVICE);
+    const codeOf = async (user: string) =>
+      result(await linkAs(browser, await signInUrl(BOB, 'op'), user)).linkCode;
+    const written = () =>
+      Promise.all([
+        t.database.prisma.account.count(),
+        t.database.prisma.identityEvent.count(),
+      ]);
+    const before = await written();
+    // The database holds the code's hash only, and its expiry is
+    // LINK_ATTEMPT_SECONDS (600 here) from the callback.
+    const kept = await codeOf('bob-kept');
+    const row = await t.database.prisma.linkAttempt.findUniqueOrThrow({
+      where: {
+        confirmHash: createHash('sha256').update(kept).digest('base64url'),
+      },
+    });
+    expect(JSON.stringify(row)).not.toContain(kept);
+    expect(
+      row.confirmExpiresAt!.getTime() - row.usedAt!.getTime(),
+    ).toBeGreaterThan(599_000);
+    expect(row.confirmExpiresAt!.getTime() - Date.now()).toBeLessThanOrEqual(
+      600_000,
+    );
+    // Expired: the same 404, and spent.
+    await t.database.prisma.linkAttempt.update({
+      where: { state: row.state },
+      data: { confirmExpiresAt: new Date(Date.now() - 1000) },
+    });
+    for (let i = 0; i < 2; i++) {
+      const late = await confirm(BOB, kept);
+      expect([late.status, late.body]).toStrictEqual([404, NOT_FOUND]);
+    }
+    // An app token: 403, and the code is not spent by a refused request.
+    const code = await codeOf('bob-elsewhere');
+    const app = await confirm(CRM, code);
+    expect([app.status, app.body]).toStrictEqual([
+      403,
+      problem(
+        403,
+        'forbidden',
+        'An app token has no current identity; name the identity in the path.',
+      ),
+    ]);
+    // Another tenant's path: Bob's token is no token there (401), and
+    // that tenant's own identity finds no such link (404), which spends it.
+    const elsewhere = `/${other.id}/api/identity/v1/accounts/link-confirmations`;
+    const foreign = await t
+      .http()
+      .post(elsewhere)
+      .set('Authorization', `Bearer ${BOB.token}`)
+      .send({ linkCode: code });
+    expect(foreign.status).toBe(401);
+    const theirs = await t
+      .http()
+      .post(elsewhere)
+      .set('Authorization', `Bearer ${other.token(ANN.token)}`)
+      .send({ linkCode: code });
+    expect([theirs.status, theirs.body]).toStrictEqual([
+      404,
+      { ...NOT_FOUND, instance: elsewhere },
+    ]);
+    // Malformed bodies: 400, nothing spent or written.
+    const malformed = await confirm(BOB, 'short');
+    expect([malformed.status, malformed.body]).toStrictEqual([
+      400,
+      {
+        ...problem(400, 'invalid-request', 'linkCode is not a link code'),
+        errors: [{ field: 'linkCode', message: 'is not a link code' }],
+      },
+    ]);
+    const extra = await t
+      .http()
+      .post(CONFIRMATIONS)
+      .set('Authorization', `Bearer ${BOB.token}`)
+      .send({ linkCode: code, identityId: 'ann' });
+    expect([extra.status, extra.body]).toStrictEqual([
+      400,
+      {
+        ...problem(
+          400,
+          'invalid-request',
+          'The body has unknown fields: identityId.',
+        ),
+        errors: [{ field: 'identityId', message: 'is not a known field' }],
+      },
+    ]);
+    // The code is still good on its own tenant's path, once.
+    const made = await confirm(BOB, code);
+    expect(made.status).toBe(201);
+    const reused = await confirm(BOB, code);
+    expect([reused.status, reused.body]).toStrictEqual([404, NOT_FOUND]);
+    const after = await written();
+    expect(after).toStrictEqual([before[0] + 1, before[1] + 1]);
+    await t
+      .http()
+      .delete(`/${TENANT}/api/identity/v1/accounts/${made.body.accountId}`)
+      .set('Authorization', `Bearer ${BOB.token}`)
+      .expect(204);
   });
 
   it('says access_denied when the user refuses at the provider', async () => {
@@ -293,11 +544,10 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     expect(authorize.searchParams.has('nonce')).toBe(false);
     const back = await browser.open(start.location!);
     const done = await browser.open(back.location!);
-    const linked = result(done.location!);
-    expect(linked).toMatchObject({
-      accountProviderId: 'github',
-      result: 'linked',
-    });
+    expect(result(done.location!)).toStrictEqual(confirmed('github'));
+    const linked = (
+      await confirm(ANN, result(done.location!).linkCode).expect(201)
+    ).body;
     const list = (await accounts(ANN)).body;
     expect(list[3].accounts).toStrictEqual([
       {
@@ -389,7 +639,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     ).toStrictEqual([0, 1, 0, 0]);
   });
 
-  it('keeps link settings by the tenant file’s rules, and a client secret only as a variable’s name', async () => {
+  it('keeps link settings by the tenant file’s rules, and of a client secret only when it was set', async () => {
     const bad = {
       tenant: { id: 'link-bad', name: 'Bad', linkReturnUrls: ['nope'] },
       accountProviders: [
@@ -400,7 +650,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
             type: 'oidc',
             clientId: 'c',
             tokenEndpoint: 'https://a.example/token',
-            clientSecretEnv: 'lower-case',
+            clientSecret: 'tab\there',
           },
         },
         {
@@ -422,8 +672,9 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
           message: 'each item must be an absolute http(s) URL',
         },
         {
-          field: 'accountProviders[0].link.clientSecretEnv',
-          message: 'must match /^[A-Z_][A-Z0-9_]{0,127}$/',
+          field: 'accountProviders[0].link.clientSecret',
+          message:
+            'must be 1 to 1024 printable ASCII characters (an OAuth 2.0 client secret)',
         },
         {
           field: 'accountProviders[1].link.issuer',
@@ -438,7 +689,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
       ],
     });
     bad.tenant.linkReturnUrls = [APP];
-    bad.accountProviders[0].link.clientSecretEnv = 'A_SECRET';
+    bad.accountProviders[0].link.clientSecret = 'A_SECRET';
     bad.accountProviders[1].link = {
       type: 'oauth2',
       clientId: 'c',
@@ -471,9 +722,9 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
         },
       ],
     });
-    // The export holds the variable's name; the secret is nowhere.
+    // The export says when each secret was set; the secret is nowhere.
     const exported = JSON.stringify(await t.tenants.exportTenant(TENANT));
-    expect(exported).toContain(`"clientSecretEnv":"${SECRET_VARIABLE}"`);
+    expect(exported.match(/"clientSecretSetAt":"[^"]+Z"/g)).toHaveLength(3);
     expect(exported).not.toContain('link-client-secret');
     expect(exported).not.toContain('gh-secret');
     expect(JSON.parse(exported).tenant.linkReturnUrls).toStrictEqual([

@@ -84,6 +84,7 @@ describe('the OpenAPI document', () => {
       ...ADMIN_PATHS,
       CURRENT,
       `${CURRENT}/accounts`,
+      `${CURRENT}/accounts/link-confirmations`,
       `${CURRENT}/accounts/{accountId}`,
       `${CURRENT}/friends`,
       `${CURRENT}/roles`,

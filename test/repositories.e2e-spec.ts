@@ -162,7 +162,7 @@ describe('repositories', () => {
       providerImageUrl: 'string',
       signInUrl: 'string',
       linkable: 'boolean',
-      linkAttempts: 'number',
+      lastLinkStart: 'string',
       allowsMultipleAccounts: 'boolean',
       accountId: 'string',
       issuedUserId: 'string',

@@ -42,7 +42,7 @@ export class AccountLinkController {
     security: [],
     summary: 'Where a provider sends the browser back',
     description:
-      'Register this URL with the provider. The account is recorded for the identity that started the link; the browser goes on to the return URL with result=linked and accountId, or result=error and error (access_denied, account_in_use, limit_reached, expired, provider_error). A state that starts no link is a 400.',
+      'Register this URL with the provider. The account that signed in there waits for the confirmation of the identity that started the link: the browser goes on to the return URL with result=confirm and linkCode (for POST …/accounts/link-confirmations with that identity’s token), or result=error and error (access_denied, expired, provider_error). A state that starts no link is a 400.',
   })
   @ApiTenant()
   @ApiResponse({ status: 303, ...REDIRECT })

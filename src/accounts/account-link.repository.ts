@@ -4,6 +4,7 @@ import { errorCodes } from '../database/database-errors';
 import { sql } from 'kysely';
 import { builder, statement } from '../database/sql';
 import type { LinkRow } from '../tenants/tenant-data';
+import type { NewAccount } from './accounts.repository';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -21,8 +22,8 @@ export interface LinkAttempt {
 /** The tenant's allowed return URLs and the provider's link settings. */
 export interface LinkTarget {
   returnUrls: string[];
-  /** Null when the tenant has no such provider. */
-  provider: { link: LinkRow | null } | null;
+  /** Null when the tenant has no such provider; its client secret sealed. */
+  provider: { link: LinkRow | null; sealedSecret: string | null } | null;
 }
 
 interface NewAttempt extends LinkAttempt {
@@ -50,16 +51,18 @@ const START_ATTEMPT = statement((p: NewAttempt) =>
 );
 
 /**
- * Takes the live, unused attempt of `state` (live: true), or reads the
- * spent one without what a callback would need of it (live: false).
+ * Takes the tenant's live, unused attempt of `state` (live: true), or reads
+ * the spent one without what a callback would need of it (live: false).
+ * Another tenant's callback path neither takes nor sees it.
  */
-const CLAIM_ATTEMPT = statement((p: { state: string }) =>
+const CLAIM_ATTEMPT = statement((p: { tenantId: string; state: string }) =>
   builder
     .with('taken', (db) =>
       db
         .updateTable('link_attempt')
         .set({ used_at: sql<Date>`now()` })
         .where('state', '=', p.state)
+        .where('tenant_id', '=', p.tenantId)
         .where('used_at', 'is', null)
         .where('expires_at', '>', sql<Date>`now()`)
         .returning([
@@ -89,6 +92,7 @@ const CLAIM_ATTEMPT = statement((p: { state: string }) =>
           sql<boolean>`false`.as('live'),
         ])
         .where('state', '=', p.state)
+        .where('tenant_id', '=', p.tenantId)
         .where((eb) =>
           eb.not(
             eb.exists(eb.selectFrom('taken').select(sql.lit(1).as('one'))),
@@ -96,6 +100,54 @@ const CLAIM_ATTEMPT = statement((p: { state: string }) =>
         ),
     ),
 );
+
+/**
+ * Keeps the account a callback would record on its attempt, with the hash
+ * of the code that confirms it and the code's expiry.
+ */
+const AWAIT_CONFIRMATION = statement(
+  (p: {
+    state: string;
+    account: string;
+    codeHash: string;
+    expiresInSeconds: number;
+  }) =>
+    builder
+      .updateTable('link_attempt')
+      .set({
+        account: sql`${p.account}::jsonb`,
+        confirm_hash: p.codeHash,
+        confirm_expires_at: sql<Date>`now() + make_interval(secs => ${p.expiresInSeconds})`,
+      })
+      .where('state', '=', p.state)
+      .returning('state'),
+);
+
+/**
+ * Spends the tenant's unspent code of `codeHash`, whoever presents it,
+ * and reads what it would confirm.
+ */
+const TAKE_CONFIRMATION = statement(
+  (p: { tenantId: string; codeHash: string }) =>
+    builder
+      .updateTable('link_attempt')
+      .set({ confirmed_at: sql<Date>`now()` })
+      .where('confirm_hash', '=', p.codeHash)
+      .where('tenant_id', '=', p.tenantId)
+      .where('confirmed_at', 'is', null)
+      .returning([
+        'identity_id as identityId',
+        'account',
+        sql<boolean>`confirm_expires_at > now()`.as('live'),
+      ]),
+);
+
+/** A link that waits for its identity's confirmation (docs/api.md, linking an account). */
+export interface PendingLink {
+  identityId: string;
+  account: NewAccount;
+  live: boolean;
+}
 
 /** Link tickets' key and link attempts (docs/api.md, linking an account). */
 @Injectable()
@@ -121,7 +173,7 @@ export class AccountLinkRepository {
         linkReturnUrls: true,
         providers: {
           where: { accountProviderId: providerId },
-          select: { link: true },
+          select: { link: true, clientSecret: true },
         },
       },
     });
@@ -130,7 +182,10 @@ export class AccountLinkRepository {
     return {
       returnUrls: tenant.linkReturnUrls,
       provider: provider
-        ? { link: provider.link as unknown as LinkRow | null }
+        ? {
+            link: provider.link as unknown as LinkRow | null,
+            sealedSecret: provider.clientSecret,
+          }
         : null,
     };
   }
@@ -148,7 +203,8 @@ export class AccountLinkRepository {
   ): Promise<'started' | 'ticket-used' | 'gone'> {
     await this.database.prisma.$executeRaw`
       DELETE FROM link_attempt
-       WHERE created_at < now() - make_interval(secs => ${keepSeconds})`;
+       WHERE created_at < now() - make_interval(secs => ${keepSeconds})
+         AND (confirm_expires_at IS NULL OR confirm_expires_at < now())`;
     const rows = this.database.primary.rows(START_ATTEMPT, {
       ...attempt,
       ticketHash,
@@ -164,18 +220,23 @@ export class AccountLinkRepository {
   }
 
   /**
-   * Takes the attempt of `state` for its callback, once: the attempt when
-   * it was live and unused, `spent` (with where its browser goes) when it
-   * was used or has expired, undefined when there is none.
+   * Takes the tenant's attempt of `state` for its callback, once: the
+   * attempt when it was live and unused, `spent` (with where its browser
+   * goes) when it was used or has expired, undefined when the tenant has
+   * none.
    */
   async claimAttempt(
+    tenantId: string,
     state: string,
   ): Promise<
     | LinkAttempt
     | { spent: true; returnUrl: string; accountProviderId: string }
     | undefined
   > {
-    const [row] = await this.database.primary.rows(CLAIM_ATTEMPT, { state });
+    const [row] = await this.database.primary.rows(CLAIM_ATTEMPT, {
+      tenantId,
+      state,
+    });
     if (!row) return undefined;
     if (!row.live)
       return {
@@ -185,5 +246,46 @@ export class AccountLinkRepository {
       };
     const { live: _live, ...attempt } = row;
     return attempt;
+  }
+
+  /**
+   * Keeps the account the callback of `state` would record until its
+   * identity confirms it with the code of `codeHash`; false when the
+   * attempt went meanwhile (its identity or provider deleted).
+   */
+  async awaitConfirmation(
+    state: string,
+    account: NewAccount,
+    codeHash: string,
+    expiresInSeconds: number,
+  ): Promise<boolean> {
+    const rows = await this.database.primary.rows(AWAIT_CONFIRMATION, {
+      state,
+      account: JSON.stringify(account),
+      codeHash,
+      expiresInSeconds,
+    });
+    return rows.length > 0;
+  }
+
+  /**
+   * Spends the tenant's code of `codeHash` and answers the link it
+   * confirms (live: false when the code had expired); undefined when the
+   * tenant has no such unspent code.
+   */
+  async takeConfirmation(
+    tenantId: string,
+    codeHash: string,
+  ): Promise<PendingLink | undefined> {
+    const [row] = await this.database.primary.rows(TAKE_CONFIRMATION, {
+      tenantId,
+      codeHash,
+    });
+    if (!row?.account) return undefined;
+    return {
+      identityId: row.identityId,
+      account: row.account as unknown as NewAccount,
+      live: row.live,
+    };
   }
 }

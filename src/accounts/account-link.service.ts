@@ -1,26 +1,30 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isEmail } from 'class-validator';
 import * as oauth from 'openid-client';
-import {
-  AccountConflict,
-  IdentityNotFound,
-  InvalidRequest,
-} from '../common/errors';
+import { InvalidRequest, LinkNotFound } from '../common/errors';
 import { isHttpUrl, isStorableText } from '../common/validation/field-rules';
 import { AppConfig } from '../config/app-config';
 import { AccountLinkRepository } from './account-link.repository';
+import type { AccountResponse } from './accounts.dto';
+import type { NewAccount } from './accounts.repository';
 import { AccountsService } from './accounts.service';
-import { LinkClient, type LinkedAccount } from './link-client';
+import {
+  LinkClient,
+  type LinkedAccount,
+  type LinkProvider,
+  LinkProviderError,
+} from './link-client';
+import type { LinkRow } from '../tenants/tenant-data';
+import { SecretBox, SecretUnreadable } from '../common/secrets/secret-box';
+import { secretContext } from '../tenants/client-secrets';
 import { LinkTickets } from './link-tickets';
 
 /** What the application learns at its return URL (docs/api.md, linking an account). */
-export type LinkError =
-  | 'access_denied'
-  | 'account_in_use'
-  | 'limit_reached'
-  | 'expired'
-  | 'provider_error';
+export type LinkError = 'access_denied' | 'expired' | 'provider_error';
+
+/** A link's outcome at the return URL: the code that confirms it, or why there is none. */
+type LinkResult = { linkCode: string } | { error: LinkError };
 
 /** A callback's query, as the provider sent it (checked: LinkCallbackQuery). */
 export interface CallbackQuery {
@@ -37,13 +41,13 @@ const MAX_TEXT = 512;
 function resultUrl(
   returnUrl: string,
   providerId: string,
-  result: { accountId: string } | { error: LinkError },
+  result: LinkResult,
 ): string {
   const url = new URL(returnUrl);
   url.searchParams.set('accountProviderId', providerId);
-  if ('accountId' in result) {
-    url.searchParams.set('result', 'linked');
-    url.searchParams.set('accountId', result.accountId);
+  if ('linkCode' in result) {
+    url.searchParams.set('result', 'confirm');
+    url.searchParams.set('linkCode', result.linkCode);
   } else {
     url.searchParams.set('result', 'error');
     url.searchParams.set('error', result.error);
@@ -62,12 +66,20 @@ const text = (value: unknown, max: number) =>
 const url = (value: unknown) =>
   isHttpUrl(value) ? text(value, MAX_TEXT) : null;
 
+/** What the database keeps of a link code: never the code itself. */
+const hashOf = (linkCode: string) =>
+  createHash('sha256').update(linkCode).digest('base64url');
+
 /**
  * Account linking through signInUrl: a browser arrives with a ticket, is
  * sent to the provider, comes back with a code, and the account that
- * signed in there is recorded for the ticket's identity. Every outcome
- * sends the browser on to one of the tenant's return URLs with the
- * result; only a request that names no allowed return URL gets a 400.
+ * signed in there waits for the ticket's identity to confirm it. Every
+ * outcome of the browser's way sends it on to one of the tenant's return
+ * URLs with the result; only a request that names no allowed return URL
+ * gets a 400. The link URL proves nothing about who completes it (it may
+ * be handed to somebody else), so the account is recorded only when the
+ * application confirms the one-time code with the starting identity's own
+ * token.
  */
 @Injectable()
 export class AccountLinkService {
@@ -79,6 +91,7 @@ export class AccountLinkService {
     private readonly tickets: LinkTickets,
     private readonly client: LinkClient,
     private readonly accounts: AccountsService,
+    private readonly secrets: SecretBox,
   ) {}
 
   /** The provider's callback URL, as registered with the provider. */
@@ -112,8 +125,8 @@ export class AccountLinkService {
     }
     const fail = (error: LinkError) =>
       resultUrl(returnUrl, providerId, { error });
-    const link = target.provider?.link;
-    if (!link) return fail('provider_error');
+    const provider = target.provider;
+    if (!provider?.link) return fail('provider_error');
     const read = await this.tickets.read(tenantId, providerId, ticket);
     if (typeof read === 'string') return fail('expired');
     const request = {
@@ -125,8 +138,10 @@ export class AccountLinkService {
     let location: string;
     try {
       location = await this.client.authorizationUrl(
-        link,
-        this.label(tenantId, providerId),
+        this.linkProvider(tenantId, providerId, {
+          link: provider.link,
+          sealedSecret: provider.sealedSecret,
+        }),
         request,
       );
     } catch (error) {
@@ -150,20 +165,20 @@ export class AccountLinkService {
     return started === 'started' ? location : fail('expired');
   }
 
-  /** Where the browser the provider sent back goes, the account recorded or not. */
+  /** Where the browser the provider sent back goes, with a code to confirm the account or why not. */
   async callback(tenantId: string, query: CallbackQuery): Promise<string> {
     const state = query.state;
     if (typeof state !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(state))
       throw new InvalidRequest('This is not a callback of a link under way.');
-    const attempt = await this.links.claimAttempt(state);
-    if (!attempt || ('tenantId' in attempt && attempt.tenantId !== tenantId))
+    const attempt = await this.links.claimAttempt(tenantId, state);
+    if (!attempt)
       throw new InvalidRequest('This is not a callback of a link under way.');
     if ('spent' in attempt)
       return resultUrl(attempt.returnUrl, attempt.accountProviderId, {
         error: 'expired',
       });
     const { accountProviderId: providerId, returnUrl } = attempt;
-    const done = (result: { accountId: string } | { error: LinkError }) =>
+    const done = (result: LinkResult) =>
       resultUrl(returnUrl, providerId, result);
     if (query.error !== undefined)
       return done({
@@ -171,21 +186,27 @@ export class AccountLinkService {
           query.error === 'access_denied' ? 'access_denied' : 'provider_error',
       });
     const target = await this.links.findLinkTarget(tenantId, providerId);
-    const link = target?.provider?.link;
-    if (!link) return done({ error: 'provider_error' });
-    const label = this.label(tenantId, providerId);
+    const provider = target?.provider;
+    if (!provider?.link) return done({ error: 'provider_error' });
     const callbackUrl = new URL(this.callbackUrl(tenantId));
     for (const key of ['code', 'state', 'iss'] as const)
       if (typeof query[key] === 'string')
         callbackUrl.searchParams.set(key, query[key]);
     let account: LinkedAccount;
     try {
-      account = await this.client.account(link, label, callbackUrl, {
-        redirectUri: this.callbackUrl(tenantId),
-        state,
-        nonce: attempt.nonce,
-        codeVerifier: attempt.codeVerifier,
-      });
+      account = await this.client.account(
+        this.linkProvider(tenantId, providerId, {
+          link: provider.link,
+          sealedSecret: provider.sealedSecret,
+        }),
+        callbackUrl,
+        {
+          redirectUri: this.callbackUrl(tenantId),
+          state,
+          nonce: attempt.nonce,
+          codeVerifier: attempt.codeVerifier,
+        },
+      );
     } catch (error) {
       this.warn(tenantId, providerId, error);
       return done({ error: 'provider_error' });
@@ -193,31 +214,65 @@ export class AccountLinkService {
     const issuedUserId = text(account.issuedUserId, MAX_TEXT);
     if (!issuedUserId) return done({ error: 'provider_error' });
     const email = text(account.emailAddress, MAX_TEXT);
+    const linkCode = randomBytes(32).toString('base64url');
+    const kept = await this.links.awaitConfirmation(
+      state,
+      {
+        accountId: randomUUID(),
+        accountProviderId: providerId,
+        issuedUserId,
+        accountPrivatePersonalIdentifier: null,
+        displayName: text(account.displayName, MAX_TEXT),
+        // The rule of an account's address elsewhere (IsEmailAddress).
+        emailAddress: email && isEmail(email) ? email : null,
+        accountProfileUrl: url(account.accountProfileUrl),
+        pictureUrl: url(account.pictureUrl),
+      } satisfies NewAccount,
+      hashOf(linkCode),
+      this.config.linkAttemptSeconds,
+    );
+    return done(kept ? { linkCode } : { error: 'expired' });
+  }
+
+  /**
+   * Records the account a link code waits with, when the caller is the
+   * identity that started the link; the code is spent by any attempt, so
+   * whoever holds it gets one try. Anything else is one 404 that says
+   * nothing of whose the code was.
+   */
+  async confirm(
+    tenantId: string,
+    identityId: string,
+    linkCode: string,
+  ): Promise<AccountResponse> {
+    const pending = await this.links.takeConfirmation(
+      tenantId,
+      hashOf(linkCode),
+    );
+    if (!pending?.live || pending.identityId !== identityId)
+      throw new LinkNotFound();
+    return this.accounts.addAccount(tenantId, identityId, pending.account);
+  }
+
+  /**
+   * The tenant's provider as the client links with it, its client secret
+   * opened; a LinkProviderError when no key opens it.
+   */
+  private linkProvider(
+    tenantId: string,
+    providerId: string,
+    { link, sealedSecret }: { link: LinkRow; sealedSecret: string | null },
+  ): LinkProvider {
+    const label = this.label(tenantId, providerId);
+    if (sealedSecret === null)
+      return { tenantId, link, secret: undefined, label };
     try {
-      const recorded = await this.accounts.addAccount(
-        tenantId,
-        attempt.identityId,
-        {
-          accountId: randomUUID(),
-          accountProviderId: providerId,
-          issuedUserId,
-          accountPrivatePersonalIdentifier: null,
-          displayName: text(account.displayName, MAX_TEXT),
-          // The rule of an account's address elsewhere (IsEmailAddress).
-          emailAddress: email && isEmail(email) ? email : null,
-          accountProfileUrl: url(account.accountProfileUrl),
-          pictureUrl: url(account.pictureUrl),
-        },
-      );
-      return done({ accountId: recorded.accountId });
+      const context = secretContext(tenantId, providerId);
+      const secret = this.secrets.open(sealedSecret, context);
+      return { tenantId, link, secret, label };
     } catch (error) {
-      if (error instanceof AccountConflict)
-        return done({
-          error:
-            error.slug === 'limit-reached' ? 'limit_reached' : 'account_in_use',
-        });
-      if (error instanceof IdentityNotFound) return done({ error: 'expired' });
-      throw error;
+      if (!(error instanceof SecretUnreadable)) throw error;
+      throw new LinkProviderError(`the client secret is ${error.message}`);
     }
   }
 

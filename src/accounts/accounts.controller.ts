@@ -28,7 +28,13 @@ import { headers, RATE_LIMIT } from '../common/http/api-headers';
 import { Access } from '../common/http/access.decorator';
 import { Caller, Target } from '../identity/caller.decorator';
 import type { AccessCaller, Principal } from '../identity/principal';
-import { AccountProviderResponse, AccountResponse } from './accounts.dto';
+import {
+  AccountProviderResponse,
+  AccountResponse,
+  LinkConfirmation,
+} from './accounts.dto';
+import { AccountLinkService } from './account-link.service';
+import { JsonBodyPipe } from '../common/validation/json-body.pipe';
 import { AccountEntryPipe } from './account-entry.pipe';
 import type { NewAccount } from './accounts.repository';
 import { PROVIDER_ID, STORABLE_TEXT } from '../common/validation/field-rules';
@@ -83,7 +89,10 @@ const WRITERS =
 @ApiTags('accounts')
 @Controller(API_PREFIX)
 export class AccountsController {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly links: AccountLinkService,
+  ) {}
 
   @Get('accounts')
   @Access('current')
@@ -160,6 +169,32 @@ export class AccountsController {
       caller.tenantId,
       target.identityId,
       account,
+    );
+  }
+
+  @Post('accounts/link-confirmations')
+  @Access('current')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Confirm a link: record the account a browser signed in with',
+    description: `The application sends the linkCode its return URL received (result=confirm), with the token of the user signed in to it. The account is recorded only when that user is the identity that started the link, within LINK_ATTEMPT_SECONDS of the callback; a code is spent by its first confirmation, whoever sends it. 404 link-not-found for a code that is unknown, spent, expired, or another identity's or tenant's (alike); 409 account-in-use when the provider's account is recorded already (for any identity), limit-reached when the provider allows one account per identity and it has one. An updated event naming accounts goes to the change log. ${WHO.current}`,
+  })
+  @ApiIdentityRoute(404, 409, 413, 415)
+  @ApiBody({ type: LinkConfirmation })
+  @ApiCreatedResponse({
+    description: 'the account, as the accounts list shows it',
+    type: AccountResponse,
+    headers: headers(...RATE_LIMIT),
+  })
+  confirmLink(
+    @Caller() caller: AccessCaller,
+    @Body(new JsonBodyPipe(LinkConfirmation, ['linkCode'])) // Readonly: the global pipe would otherwise drop unknown keys before this one refuses them.
+    body: Readonly<LinkConfirmation>,
+  ): Promise<AccountResponse> {
+    return this.links.confirm(
+      caller.tenantId,
+      caller.identityId,
+      body.linkCode,
     );
   }
 

@@ -140,3 +140,16 @@ export class LinkCallbackQuery {
   @IsOptional() @IsString() error_uri?: string;
   @IsOptional() @IsString() session_state?: string;
 }
+
+/** The body of a link's confirmation (docs/api.md, linking an account). */
+export class LinkConfirmation {
+  @IsString({ message: 'must be a string' })
+  @Matches(/^[A-Za-z0-9_-]{43}$/, { message: 'is not a link code' })
+  @ApiProperty({
+    description: 'the linkCode the return URL received',
+    pattern: '^[A-Za-z0-9_-]{43}$',
+    minLength: 43,
+    maxLength: 43,
+  })
+  linkCode: string;
+}

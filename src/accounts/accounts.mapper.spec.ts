@@ -12,7 +12,7 @@ const provider = (
   signInUrl: `https://login.example/${id}`,
   allowsMultipleAccounts,
   linkable: false,
-  linkAttempts: 0,
+  lastLinkStart: '0',
   accountId: null,
   issuedUserId: null,
   accountPrivatePersonalIdentifier: null,

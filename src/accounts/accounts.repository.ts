@@ -35,17 +35,24 @@ const PROVIDER_ACCOUNTS = statement(
         'p.allows_multiple_accounts as allowsMultipleAccounts',
         // Whether the provider has link settings (docs/api.md, linking an account).
         eb('p.link', 'is not', null).as('linkable'),
-        // How many link attempts at it the identity has started lately (0 when not linkable).
-        sql<number>`CASE WHEN p.link IS NULL THEN 0 ELSE (${eb
+        // When the identity last started a link at it, in epoch ms ('0'
+        // for none, or not linkable): a new start always changes it, where a
+        // count of the attempts kept could fall back to a value a ticket of
+        // this window already used once old attempts are deleted.
+        sql<string>`CASE WHEN p.link IS NULL THEN '0' ELSE coalesce((${eb
           .selectFrom('link_attempt as la')
-          .select(sql<number>`count(*)::int`.as('n'))
+          .select(
+            sql<string>`floor(extract(epoch from max(la.created_at)) * 1000)::int8::text`.as(
+              'at',
+            ),
+          )
           .whereRef('la.tenant_id', '=', 'p.tenant_id')
           .where('la.identity_id', '=', p.identityId)
           .whereRef(
             'la.account_provider_id',
             '=',
             'p.account_provider_id',
-          )}) END`.as('linkAttempts'),
+          )}), '0') END`.as('lastLinkStart'),
         'a.account_id as accountId',
         'a.issued_user_id as issuedUserId',
         'a.account_private_personal_identifier as accountPrivatePersonalIdentifier',

@@ -118,7 +118,7 @@ export class AccountsService {
             caller.tenantId,
             identityId,
             row.accountProviderId,
-            row.linkAttempts,
+            row.lastLinkStart,
           );
     return toAccountProviders(
       rows,

@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import * as oauth from 'openid-client';
 import { fetchFromIssuer } from '../auth/issuer-documents';
 import { AppConfig } from '../config/app-config';
+import { EgressPolicy } from '../common/validation/egress-policy';
 import { isLoopbackHost } from '../common/validation/outbound-url';
 import type { LinkRow } from '../tenants/tenant-data';
 
@@ -21,6 +23,15 @@ export class LinkProviderError extends Error {}
 /** How long a discovered provider's configuration is reused. */
 const CONFIGURATION_TTL_MS = 10 * 60 * 1000;
 const DEFAULT_OIDC_SCOPES = ['openid', 'profile', 'email'];
+
+/** A tenant's provider as linking uses it: its settings, its client secret, a label for logs. */
+export interface LinkProvider {
+  tenantId: string;
+  link: LinkRow;
+  /** The client secret, opened; none for a public client. */
+  secret: string | undefined;
+  label: string;
+}
 
 /** The redirect, state and PKCE pieces of one authorization request. */
 export interface AuthorizationRequest {
@@ -45,15 +56,19 @@ export class LinkClient {
     ttl: CONFIGURATION_TTL_MS,
   });
 
-  constructor(private readonly config: AppConfig) {}
+  private readonly egress: EgressPolicy;
+
+  constructor(private readonly config: AppConfig) {
+    this.egress = new EgressPolicy(config);
+  }
 
   /** Where to send the browser: the provider's authorization endpoint with this request. */
   async authorizationUrl(
-    link: LinkRow,
-    label: string,
+    provider: LinkProvider,
     request: AuthorizationRequest,
   ): Promise<string> {
-    const configuration = await this.configuration(link, label);
+    const { link } = provider;
+    const configuration = await this.configuration(provider);
     const url = oauth.buildAuthorizationUrl(configuration, {
       redirect_uri: request.redirectUri,
       scope: scopesOf(link).join(' '),
@@ -69,12 +84,12 @@ export class LinkClient {
 
   /** The account the callback's code stands for, checked as the request asked. */
   async account(
-    link: LinkRow,
-    label: string,
+    provider: LinkProvider,
     callbackUrl: URL,
     request: AuthorizationRequest,
   ): Promise<LinkedAccount> {
-    const configuration = await this.configuration(link, label);
+    const { link, label } = provider;
+    const configuration = await this.configuration(provider);
     const tokens = await oauth.authorizationCodeGrant(
       configuration,
       callbackUrl,
@@ -131,21 +146,24 @@ export class LinkClient {
     };
   }
 
-  private async configuration(
-    link: LinkRow,
-    label: string,
-  ): Promise<oauth.Configuration> {
-    const key = JSON.stringify(link);
+  /** The provider's configuration, under the egress policy of its tenant. */
+  private async configuration({
+    tenantId,
+    link,
+    secret,
+    label,
+  }: LinkProvider): Promise<oauth.Configuration> {
+    const allowPrivate = this.egress.allowsPrivate(tenantId);
+    // A new secret is a new configuration; the key holds only its digest.
+    const key = JSON.stringify([
+      link,
+      allowPrivate,
+      secret === undefined
+        ? null
+        : createHash('sha256').update(secret).digest('base64url'),
+    ]);
     const cached = this.configurations.get(key);
     if (cached) return cached;
-    const secret =
-      link.clientSecretEnv === undefined
-        ? undefined
-        : process.env[link.clientSecretEnv];
-    if (link.clientSecretEnv !== undefined && !secret)
-      throw new LinkProviderError(
-        `${label}: the client secret's variable ${link.clientSecretEnv} is not set`,
-      );
     const guardedFetch: oauth.CustomFetch = (url, options) =>
       fetchFromIssuer(url, label, {
         method: options.method,
@@ -157,6 +175,7 @@ export class LinkClient {
             ? options.body
             : null,
         signal: AbortSignal.timeout(this.config.jwksTimeoutMs),
+        allowPrivate,
       });
     let configuration: oauth.Configuration;
     if (link.type === 'oidc') {

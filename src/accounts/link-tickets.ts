@@ -12,7 +12,7 @@ export interface LinkTicket {
 
 const b64 = (value: string) => Buffer.from(value).toString('base64url');
 const TICKET =
-  /^([A-Za-z0-9_-]{1,200})\.(\d{1,12})\.(\d{1,9})\.([A-Za-z0-9_-]{43})$/;
+  /^([A-Za-z0-9_-]{1,200})\.(\d{1,12})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * The tickets in the link URLs an identity's own accounts list gives
@@ -20,8 +20,8 @@ const TICKET =
  * provider), signed with the database's link key. A ticket belongs to a
  * time window of LINK_TICKET_SECONDS and is accepted in it and the next
  * (so it lives one to two windows) and starts one link attempt only; the
- * number of attempts already started is part of it, so that the next
- * listing after a start gives a fresh one. Within a window, an unchanged
+ * time of the identity's latest start at the provider is part of it, so
+ * that the next listing after a start gives a fresh one. Within a window, an unchanged
  * list keeps its URL, and its ETag.
  */
 @Injectable()
@@ -38,10 +38,10 @@ export class LinkTickets {
     tenantId: string,
     identityId: string,
     providerId: string,
-    attempts: number,
+    lastStart: string,
     now = Date.now(),
   ): Promise<string> {
-    const payload = `${b64(identityId)}.${this.window(now)}.${attempts}`;
+    const payload = `${b64(identityId)}.${this.window(now)}.${lastStart}`;
     const mac = await this.mac(tenantId, providerId, payload);
     return `${this.config.publicUrl}/${encodeURIComponent(tenantId)}/link/v1/${encodeURIComponent(providerId)}/start?ticket=${payload}.${mac}`;
   }
@@ -55,9 +55,9 @@ export class LinkTickets {
   ): Promise<LinkTicket | 'invalid' | 'expired'> {
     const parts = typeof ticket === 'string' ? TICKET.exec(ticket) : null;
     if (!parts) return 'invalid';
-    const [, who, window, attempts, mac] = parts;
+    const [, who, window, lastStart, mac] = parts;
     const expected = Buffer.from(
-      await this.mac(tenantId, providerId, `${who}.${window}.${attempts}`),
+      await this.mac(tenantId, providerId, `${who}.${window}.${lastStart}`),
     );
     if (!timingSafeEqual(expected, Buffer.from(mac))) return 'invalid';
     const age = this.window(now) - Number(window);
