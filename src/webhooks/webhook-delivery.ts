@@ -7,19 +7,10 @@ import {
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { IdentityTags } from '../identity/identity-tags';
-import { messageIdOf, payloadOf, wants } from './webhook-events';
+import { BATCH, ClaimRun } from './webhook-claim';
 import { WebhookMetrics } from './webhook-metrics';
-import { type AttemptResult, sendWebhook } from './webhook-sender';
+import type { AttemptResult } from './webhook-sender';
 import { type ClaimedWebhook, WebhooksRepository } from './webhooks.repository';
-
-/** Events read per claim of a subscription. */
-const BATCH = 100;
-
-/** Deliveries between two writes of a subscription's progress. */
-const PROGRESS_EVERY = 50;
-
-/** Identities of one subscription whose events are sent at the same time. */
-const PARALLEL = 8;
 
 /** How often an instance drops delivery attempts past their time. */
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -47,13 +38,15 @@ export function retryDelay(
  * Delivers the change log to webhook subscriptions (docs/operations.md,
  * delivering webhooks). Every instance runs it: it claims due
  * subscriptions with a lease in PostgreSQL (FOR UPDATE SKIP LOCKED), sends
- * each one's events from its position, in order per identity, and moves
- * the position past the delivered ones (in one statement with their log);
- * a failure ends the claim with the next attempt's time. Each step is fenced by the lease and the settings'
- * revision, and an attempt always ends (WEBHOOK_TIMEOUT_MS) well before the
- * lease it started under, so no event is ever sent twice at the same time;
- * a killed instance's lease runs out and another goes on from the same
- * position (at least once).
+ * each one's events from its position (ClaimRun), and gives it back
+ * behind the others waiting; a failure ends the claim with the next
+ * attempt's time. Tenants share the instance: one holds at most
+ * WEBHOOK_TENANT_CONCURRENCY of its slots, and a claim starts attempts for
+ * WEBHOOK_CLAIM_MS at most. Each step is fenced by the lease and the
+ * settings' revision, and an attempt always ends (WEBHOOK_TIMEOUT_MS) well
+ * before the lease it started under, so no event is ever sent twice at the
+ * same time; a killed instance's lease runs out and another goes on from
+ * the same position (at least once).
  */
 @Injectable()
 export class WebhookDelivery
@@ -62,7 +55,8 @@ export class WebhookDelivery
   private readonly logger = new Logger('Webhooks');
   /** This instance, as leases name it. */
   private readonly owner = `${process.pid}-${randomUUID()}`;
-  private readonly running = new Set<Promise<void>>();
+  /** The deliveries under way, with their subscription's tenant. */
+  private readonly running = new Map<Promise<void>, string>();
   private timer?: NodeJS.Timeout;
   private stopping = false;
   private polling?: Promise<void>;
@@ -83,7 +77,7 @@ export class WebhookDelivery
     this.stopping = true;
     clearTimeout(this.timer);
     await this.polling;
-    await Promise.allSettled(this.running);
+    await Promise.allSettled(this.running.keys());
   }
 
   private schedule(delayMs: number): void {
@@ -107,6 +101,10 @@ export class WebhookDelivery
           this.owner,
           this.config.webhooks.leaseMs,
           room,
+          {
+            tenantLimit: this.config.webhooks.tenantConcurrency,
+            held: [...this.running.values()],
+          },
         );
         for (const claim of claimed) {
           const work: Promise<void> = this.deliver(claim, claimedAt).then(
@@ -123,7 +121,7 @@ export class WebhookDelivery
               );
             },
           );
-          this.running.add(work);
+          this.running.set(work, claim.tenantId);
         }
         again = claimed.length === room;
       }
@@ -141,15 +139,8 @@ export class WebhookDelivery
   }
 
   /**
-   * Sends one claimed subscription's next events, then gives it back.
-   * Events of one identity go one after the other, in order; up to
-   * PARALLEL identities at once. The position moves over the events
-   * delivered (or skipped) without a gap, every PROGRESS_EVERY deliveries,
-   * before a failure is written and at the end; after a failure no
-   * attempt starts, and the ones under way end. Whatever was delivered
-   * past the position is sent again later, which at least once allows.
-   * Before each attempt the lease is renewed if the attempt could
-   * otherwise end past half of it.
+   * Sends one claimed subscription's next events (ClaimRun), then gives it
+   * back, or records the failure that ended the claim.
    */
   private async deliver(
     claim: ClaimedWebhook,
@@ -157,112 +148,26 @@ export class WebhookDelivery
   ): Promise<void> {
     let handedOver = false;
     try {
-      await this.deliverClaimed(claim, claimedAt, () => (handedOver = true));
+      const events = await this.webhooks.eventsAfter(
+        claim.tenantId,
+        claim.position,
+        BATCH,
+      );
+      const failure = await new ClaimRun(claim, claimedAt, events, {
+        webhooks: this.webhooks,
+        config: this.config.webhooks,
+        metrics: this.metrics,
+        owner: this.owner,
+        tag: await this.tags.tagger(),
+        stopping: () => this.stopping,
+      }).run();
+      if (failure) {
+        await this.failed(claim, failure);
+        handedOver = true;
+      }
     } finally {
       if (!handedOver) await this.webhooks.release(claim.id, this.owner);
     }
-  }
-
-  private async deliverClaimed(
-    claim: ClaimedWebhook,
-    claimedAt: number,
-    handOver: () => void,
-  ): Promise<void> {
-    const { leaseMs, timeoutMs } = this.config.webhooks;
-    let secrets = {
-      secret: claim.secret,
-      previousSecret: claim.previousSecret,
-    };
-    const events = await this.webhooks.eventsAfter(
-      claim.tenantId,
-      claim.position,
-      BATCH,
-    );
-    const tag = await this.tags.tagger();
-    /** Events handled: delivered, or skipped as a type not wanted. */
-    const handled = new Set<bigint>();
-    const chains = new Map<string, typeof events>();
-    for (const event of events)
-      if (!wants(claim.eventTypes, event.type)) handled.add(event.id);
-      else
-        chains.set(event.identityId, [
-          ...(chains.get(event.identityId) ?? []),
-          event,
-        ]);
-    let renewedAt = claimedAt;
-    let recorded = claim.position;
-    let unlogged: { eventId: bigint; attempt: AttemptResult }[] = [];
-    let stopped = false;
-    let failure: { eventId: bigint; attempt: AttemptResult } | undefined;
-    let recording: Promise<boolean> | undefined;
-    /** The last event before the first one not handled. */
-    const reached = () => {
-      let position = claim.position;
-      for (const event of events) {
-        if (!handled.has(event.id)) break;
-        position = event.id;
-      }
-      return position;
-    };
-    /** Writes the progress so far; false when the claim is lost. */
-    const record = (): Promise<boolean> =>
-      (recording ??= (async () => {
-        const position = reached();
-        if (position === recorded && !unlogged.length) return true;
-        const sentAt = performance.now();
-        const logged = unlogged;
-        unlogged = [];
-        const next = await this.webhooks.progressed(
-          claim,
-          this.owner,
-          position,
-          logged,
-          leaseMs,
-        );
-        recorded = position;
-        if (logged.some((a) => a.attempt.ok)) claim.failedAttempts = 0;
-        if (!next) return false;
-        renewedAt = sentAt;
-        secrets = next;
-        return true;
-      })().finally(() => (recording = undefined)));
-    const run = async (chain: typeof events) => {
-      for (const event of chain) {
-        if (stopped || this.stopping) return;
-        const late = performance.now() - renewedAt + timeoutMs > leaseMs / 2;
-        if (late || unlogged.length >= PROGRESS_EVERY || recording)
-          if (!(await record())) stopped = true;
-        if (stopped || this.stopping) return;
-        const attempt = await sendWebhook({
-          url: claim.url,
-          allowPrivate: this.config.webhooks.privateNetworkTenants.includes(
-            claim.tenantId,
-          ),
-          messageId: messageIdOf(event.id),
-          body: JSON.stringify(payloadOf(event, tag)),
-          secrets,
-          timeoutMs,
-        });
-        this.metrics.attempted(attempt, event.occurredAt);
-        unlogged.push({ eventId: event.id, attempt });
-        if (!attempt.ok) {
-          failure ??= { eventId: event.id, attempt };
-          stopped = true;
-          return;
-        }
-        handled.add(event.id);
-      }
-    };
-    const queue = [...chains.values()];
-    await Promise.all(
-      Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
-        for (let chain = queue.shift(); chain; chain = queue.shift())
-          await run(chain);
-      }),
-    );
-    if (!(await record()) || !failure) return;
-    await this.failed(claim, failure.attempt);
-    handOver();
   }
 
   private async failed(

@@ -36,6 +36,8 @@ export class WebhookReceiver {
   secrets: string[] = [];
   /** How long every answer takes, unless a behaviour says otherwise. */
   delayMs = 0;
+  /** How long the answer to one delivery takes, when set (instead of delayMs). */
+  delayOf?: (delivery: Delivery) => number;
   private readonly open = new Set<string>();
   private readonly queue: Behaviour[] = [];
   private server?: Server;
@@ -128,7 +130,7 @@ export class WebhookReceiver {
       'webhook-timestamp': String(req.headers['webhook-timestamp']),
       'webhook-signature': String(req.headers['webhook-signature']),
     };
-    this.deliveries.push({
+    const delivery: Delivery = {
       id,
       timestamp: headers['webhook-timestamp'],
       signature: headers['webhook-signature'],
@@ -142,9 +144,10 @@ export class WebhookReceiver {
           return false;
         }
       }),
-    });
-    if (this.delayMs)
-      await new Promise((wait) => setTimeout(wait, this.delayMs));
+    };
+    this.deliveries.push(delivery);
+    const delayMs = this.delayOf?.(delivery) ?? this.delayMs;
+    if (delayMs) await new Promise((wait) => setTimeout(wait, delayMs));
     const behaviour = this.queue.shift() ?? { answer: 204 };
     if ('slowMs' in behaviour) {
       await new Promise((wait) => setTimeout(wait, behaviour.slowMs));
