@@ -1,10 +1,5 @@
 import { InvalidRequest } from '../common/errors';
-import {
-  Collection,
-  invalidCursor,
-  Page,
-  pageFrom,
-} from '../common/pagination';
+import { Collection, int4Key, Page, pageFrom } from '../common/pagination';
 import { contentTag } from '../common/http/conditional';
 import type { FieldError } from '../common/validation/field-errors';
 
@@ -45,9 +40,7 @@ export async function pageByPosition<Row extends { position: number }, Shown>(
   show: (row: Row) => Shown,
 ): Promise<Collection<Shown[]>> {
   const limit = page.limit ?? DEFAULT_LIMIT;
-  const after = page.after && Number(page.after[0]);
-  if (after !== undefined && !Number.isSafeInteger(after))
-    throw invalidCursor();
+  const after = page.after && int4Key(page.after[0]);
   const rows = await fetch(after, limit + 1);
   const { items, next } = pageFrom(rows, { limit }, (row) => [
     String(row.position),

@@ -9,6 +9,7 @@ import { afterPosition, SettingsRows } from './settings-rows.repository';
 export type IssuerRefusal =
   | { refused: 'stale' }
   | { refused: 'exists' }
+  | { refused: 'full' }
   | { refused: 'unknown-provider' }
   | { refused: 'taken'; audiences: string[] };
 
@@ -87,11 +88,16 @@ export class TokenIssuersRepository {
     }) as Promise<IssuerRow[]>;
   }
 
-  /** Adds the issuer after the others. */
+  /**
+   * Adds the issuer after the others; refused as 'full' when the tenant
+   * has `max` already, counted behind the tenant's settings lock so that
+   * concurrent requests cannot each count the others out.
+   */
   createIssuer(
     tenantId: string,
     row: Omit<IssuerRow, 'position'>,
     actor: string,
+    max: number,
   ): Promise<IssuerRow | IssuerRefusal> {
     return this.issuers.create(
       tenantId,
@@ -106,7 +112,10 @@ export class TokenIssuersRepository {
         await tx.tokenIssuer.create({ data: { tenantId, ...created } });
         return created;
       },
-      (tx) => this.refusal(tx, tenantId, row),
+      async (tx) =>
+        (await tx.tokenIssuer.count({ where: { tenantId } })) >= max
+          ? { refused: 'full' as const }
+          : this.refusal(tx, tenantId, row),
     );
   }
 

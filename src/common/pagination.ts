@@ -58,11 +58,62 @@ export function pageOf(query: PageQuery, order: SortOrder): Page {
   return page;
 }
 
-/** The 400 of a cursor the service did not issue (or whose key it cannot read). */
+const NOT_ISSUED = 'is not a cursor this service issued';
+
+/**
+ * The 400 of a cursor the service did not issue (or whose key it cannot
+ * read): the same body as the query's validation gives a cursor that is
+ * not base64url.
+ */
 export const invalidCursor = () =>
-  new InvalidRequest('The cursor is not one this service issued.', [
-    { field: 'cursor', message: 'is not a cursor this service issued' },
+  new InvalidRequest(`cursor ${NOT_ISSUED}`, [
+    { field: 'cursor', message: NOT_ISSUED },
   ]);
+
+// A cursor is unsigned: its key values are read back as the column they
+// are compared with holds them, so that a crafted one is a 400 and never a
+// value the database refuses (out of range, not a UUID, a year it lacks).
+
+const INTEGER = /^(0|-?[1-9]\d{0,18})$/;
+
+function integerKey(value: string, bits: 32 | 64): bigint {
+  if (!INTEGER.test(value)) throw invalidCursor();
+  const n = BigInt(value);
+  if (BigInt.asIntN(bits, n) !== n) throw invalidCursor();
+  return n;
+}
+
+/** A key of an `integer` column (a position). */
+export const int4Key = (value: string): number => Number(integerKey(value, 32));
+
+/** A key of a `bigint` column (an event's or an attempt's id). */
+export const int8Key = (value: string): bigint => integerKey(value, 64);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A key of a `uuid` column. */
+export function uuidKey(value: string): string {
+  if (!UUID.test(value)) throw invalidCursor();
+  return value;
+}
+
+const INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * A key of a `timestamptz` column, as the service writes an instant: years
+ * 1 to 9999, which every database the service runs on holds.
+ */
+export function instantKey(value: string): Date {
+  const at = new Date(value);
+  if (
+    !INSTANT.test(value) ||
+    Number.isNaN(at.getTime()) ||
+    at.toISOString() !== value ||
+    at.getUTCFullYear() < 1
+  )
+    throw invalidCursor();
+  return at;
+}
 
 function decodeCursor(cursor: string, order: SortOrder): string[] {
   let key: unknown;
