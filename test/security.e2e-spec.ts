@@ -493,4 +493,44 @@ if (databaseKind() === 'postgres')
         "TRUST_PROXY=true believes X-Forwarded-For from any client, which can then pick its own address and budget; set TRUST_PROXY to the gateway's addresses or hop count.",
       );
     });
+
+    it('logs no link ticket, authorization code or state', async () => {
+      const db = await createTestDatabase();
+      const env = serverEnvironment(
+        db.config,
+        join(mkdtempSync(join(tmpdir(), 'identity-redact-link-')), 'pglite'),
+      );
+      const server = await startServer(env);
+      const secret = 'link-secret-b64url_0123456789';
+      const base = `http://localhost:${env.PORT}/demo/link/v1`;
+      const paths = [
+        `/demo/link/v1/op/start?ticket=${secret}&redirect_uri=https%3A%2F%2Fapp.example%2F`,
+        `/demo/link/v1/op/start?%74icket=${secret}`,
+        `/demo/link/v1/callback?code=${secret}&state=${secret}&iss=https%3A%2F%2Fop.example`,
+        `/demo/link/v1/callback?state[]=${secret};code[]=${secret}`,
+      ];
+      try {
+        for (const path of paths)
+          await fetch(`${base}${path.slice('/demo/link/v1'.length)}`, {
+            redirect: 'manual',
+          });
+      } finally {
+        await server.stop();
+        await db.drop();
+      }
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      expect(lines.filter((l) => l.req).map((l) => l.req.url)).toStrictEqual([
+        '/demo/link/v1/op/start?ticket=[REDACTED]&redirect_uri=https%3A%2F%2Fapp.example%2F',
+        '/demo/link/v1/op/start?%74icket=[REDACTED]',
+        '/demo/link/v1/callback?code=[REDACTED]&state=[REDACTED]&iss=https%3A%2F%2Fop.example',
+        '/demo/link/v1/callback?state[]=[REDACTED];code[]=[REDACTED]',
+      ]);
+      expect(
+        lines.filter((l) => JSON.stringify(l).includes(secret)),
+      ).toStrictEqual([]);
+    });
   });

@@ -18,6 +18,19 @@ describe('redactUrl', () => {
     ],
     ['/x?access_token', '/x?access_token=[REDACTED]'],
     ['/x?access+token=kept&%zz=kept', '/x?access+token=kept&%zz=kept'],
+    [
+      '/t/link/v1/op/start?ticket=s3cret&redirect_uri=https%3A%2F%2Fapp',
+      '/t/link/v1/op/start?ticket=[REDACTED]&redirect_uri=https%3A%2F%2Fapp',
+    ],
+    [
+      '/t/link/v1/callback?code=s3cret&state=s3cret&iss=https%3A%2F%2Fop',
+      '/t/link/v1/callback?code=[REDACTED]&state=[REDACTED]&iss=https%3A%2F%2Fop',
+    ],
+    ['/x?%74icket=s3cret', '/x?%74icket=[REDACTED]'],
+    ['/x?Code=s3cret;STATE', '/x?Code=[REDACTED];STATE=[REDACTED]'],
+    ['/x?ticket[]=s3cret', '/x?ticket[]=[REDACTED]'],
+    ['/x?a[code]=s3cret', '/x?a[code]=[REDACTED]'],
+    ['/x?postcode=kept&statement=kept', '/x?postcode=kept&statement=kept'],
     ['/x?limit=1#frag', '/x?limit=1#frag'],
     ['/x', '/x'],
   ])('%s is logged as %s', (url, logged) => {

@@ -27,10 +27,26 @@ function decodedName(name: string): string {
 }
 
 /**
- * A URL as it may be logged: the value of every query parameter whose
- * decoded name is or contains `access_token` (`access%5Ftoken`,
- * `access_token[]`, `a[access_token]`, …) replaced, with `&` and `;` both
- * taken as separators, so that no spelling a parser accepts logs a token.
+ * The query parameters whose values open an account or a session: a bearer
+ * token, a link URL's ticket, and a link callback's authorization code and
+ * state. A parameter is one of them when its decoded name, or a bracketed
+ * part of it (`ticket[]`, `a[code]`), is one of these names, whatever the
+ * case; `access_token` counts anywhere in the name.
+ */
+const SECRET_PARAMETERS = new Set(['ticket', 'code', 'state']);
+
+function isSecretParameter(name: string): boolean {
+  const decoded = decodedName(name).toLowerCase();
+  return (
+    decoded.includes('access_token') ||
+    decoded.split(/[[\]]/).some((part) => SECRET_PARAMETERS.has(part))
+  );
+}
+
+/**
+ * A URL as it may be logged: the value of every secret query parameter
+ * (see isSecretParameter) replaced, with `&` and `;` both taken as
+ * separators, so that no spelling a parser accepts logs a secret.
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
@@ -39,9 +55,7 @@ export function redactUrl(url: string): string {
   const redacted = query.replace(/[^&;]+/g, (pair) => {
     const equals = pair.indexOf('=');
     const name = equals < 0 ? pair : pair.slice(0, equals);
-    return /access_token/i.test(decodedName(name))
-      ? `${name}=[REDACTED]`
-      : pair;
+    return isSecretParameter(name) ? `${name}=[REDACTED]` : pair;
   });
   return `${url.slice(0, at + 1)}${redacted}${fragment}`;
 }

@@ -9,7 +9,7 @@ import { Metrics } from './metrics';
 /**
  * Watches every request to its end: records it in the metrics (by route
  * template, never a raw path) and logs one line with its id, method, URL
- * (tokens removed), tenant, route, status and duration. One listener per
+ * (secrets removed: see redactUrl), tenant, route, status and duration. One listener per
  * request and one log call, without a logger or a context per request.
  */
 @Injectable()

@@ -1,21 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
+import { AppConfig } from '../config/app-config';
 import { Metrics } from '../ops/metrics';
+import { SharedReading } from '../ops/shared-reading';
 import type { AttemptResult } from './webhook-sender';
 import { WebhooksRepository } from './webhooks.repository';
+
+/**
+ * How far a scrape counts each subscription's backlog: a replayed
+ * subscription may wait for millions of events, and an unbounded count
+ * would make every scrape read them all. At the cap the gauge says "at
+ * least this many".
+ */
+export const BACKLOG_METRIC_CAP = 10_000;
 
 /**
  * The webhooks' Prometheus metrics, in the service's registry: attempts and
  * end-to-end lag as this instance sees them, and per subscription (read
  * from the database when scraped, the same on every instance) the backlog,
- * the age of the oldest undelivered event and the last delivery.
+ * the age of the oldest undelivered event and the last delivery. Tenant
+ * ids label them only when the operator asks (METRICS_TENANT_LABELS).
  */
 @Injectable()
 export class WebhookMetrics {
   private readonly attempts: Counter<'result'>;
   private readonly lag: Histogram;
 
-  constructor(metrics: Metrics, webhooks: WebhooksRepository) {
+  constructor(
+    metrics: Metrics,
+    webhooks: WebhooksRepository,
+    { metrics: settings }: AppConfig,
+  ) {
     const registers = [metrics.registry];
     this.attempts = new Counter({
       name: 'webhook_attempts_total',
@@ -29,15 +44,15 @@ export class WebhookMetrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600],
       registers,
     });
-    const labelNames = ['tenant', 'webhook', 'status'] as const;
-    // One read of the database per scrape serves the three gauges, which
-    // prom-client collects at the same time.
-    let reading: { at: number; rows: Promise<Figures[]> } | undefined;
-    const read = () => {
-      if (!reading || Date.now() - reading.at > 1000)
-        reading = { at: Date.now(), rows: figuresOf(webhooks) };
-      return reading.rows;
-    };
+    const labelNames = settings.tenantLabels
+      ? ['tenant', 'webhook', 'status']
+      : ['webhook', 'status'];
+    // One query at a time serves the three gauges and every scrape in the
+    // window, however often and however many at once they come.
+    const figures = new SharedReading(
+      () => figuresOf(webhooks, settings.tenantLabels),
+      settings.cacheMs,
+    );
     const gauge = (
       name: string,
       help: string,
@@ -49,8 +64,9 @@ export class WebhookMetrics {
         labelNames,
         registers,
         async collect() {
+          const rows = await figures.get();
           this.reset();
-          for (const row of await read()) {
+          for (const row of rows) {
             const v = value(row);
             if (v !== undefined) this.set(row.labels, v);
           }
@@ -58,7 +74,7 @@ export class WebhookMetrics {
       });
     gauge(
       'webhook_backlog_events',
-      'Events waiting to be delivered to each webhook (counted up to 1,000,000).',
+      `Events waiting to be delivered to each webhook, counted up to ${BACKLOG_METRIC_CAP}: ${BACKLOG_METRIC_CAP} means at least that many.`,
       (row) => row.backlog,
     );
     gauge(
@@ -81,17 +97,26 @@ export class WebhookMetrics {
 }
 
 interface Figures {
-  labels: { tenant: string; webhook: string; status: string };
+  labels: Record<string, string>;
   backlog: number;
   oldestSeconds: number;
   lastDelivery?: number;
 }
 
 /** Every subscription's figures; none while the database does not answer (/metrics still does). */
-async function figuresOf(webhooks: WebhooksRepository): Promise<Figures[]> {
-  const rows = await webhooks.backlogs().catch(() => []);
+async function figuresOf(
+  webhooks: WebhooksRepository,
+  tenantLabels: boolean,
+): Promise<Figures[]> {
+  const rows = await webhooks
+    .backlogs(undefined, BACKLOG_METRIC_CAP)
+    .catch(() => []);
   return rows.map((row) => ({
-    labels: { tenant: row.tenantId, webhook: row.id, status: row.status },
+    labels: {
+      ...(tenantLabels && { tenant: row.tenantId }),
+      webhook: row.id,
+      status: row.status,
+    },
     backlog: Number(row.backlog),
     oldestSeconds: row.oldestUndelivered
       ? Math.max(0, Date.now() - row.oldestUndelivered.getTime()) / 1000
