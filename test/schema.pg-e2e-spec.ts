@@ -42,10 +42,10 @@ const COLUMN_OF_KIND: Record<FieldKind, string> = {
  */
 const EXPRESSION_INDEXES: Fact[] = [
   {
-    subject: 'index on identity(tenant_id, lower(user_name))',
+    subject: 'index on identity(tenant_id, ascii_lower(user_name))',
     table: 'identity',
     value: 'unique btree',
-    origin: 'identity_tenant_id_lower_user_name_key',
+    origin: 'identity_tenant_id_ascii_lower_user_name_key',
   },
   {
     subject: 'index on identity(old_identity_ids)',
@@ -54,10 +54,10 @@ const EXPRESSION_INDEXES: Fact[] = [
     origin: 'identity_old_identity_ids_idx',
   },
   {
-    subject: 'index on identity(tenant_id, lower(email_address))',
+    subject: 'index on identity(tenant_id, ascii_lower(email_address))',
     table: 'identity',
     value: 'btree',
-    origin: 'identity_tenant_id_lower_email_address_idx',
+    origin: 'identity_tenant_id_ascii_lower_email_address_idx',
   },
 ];
 

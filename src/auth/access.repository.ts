@@ -195,7 +195,9 @@ const identityCaller = (match: IdentityMatch) =>
       ])
       .where('i.tenant_id', '=', p.tenantId)
       .where((eb) => {
-        const lower = (value: string) => sql<string>`lower(${value})`;
+        // ascii_lower() is the key's canonical form, the unique index's own
+        // expression (migration 20261208000000_canonical_match).
+        const key = (value: string) => sql<string>`ascii_lower(${value})`;
         switch (match) {
           case 'identityId':
             return eb('i.identity_id', '=', p.subject);
@@ -203,16 +205,16 @@ const identityCaller = (match: IdentityMatch) =>
             return eb('i.external_id', '=', p.subject);
           case 'userName':
             return eb(
-              eb.fn<string>('lower', ['i.user_name']),
+              eb.fn<string>('ascii_lower', ['i.user_name']),
               '=',
-              lower(p.subject),
+              key(p.subject),
             );
           case 'verifiedEmail':
             return eb.and([
               eb(
-                eb.fn<string>('lower', ['i.email_address']),
+                eb.fn<string>('ascii_lower', ['i.email_address']),
                 '=',
-                lower(p.subject),
+                key(p.subject),
               ),
               eb('i.email_address_verified', '=', true),
             ]);

@@ -111,14 +111,14 @@ export class SignInRepository {
     },
   ): Promise<boolean> {
     const { match, subject, provider } = key;
-    const normalized =
-      match === 'userName' || match === 'verifiedEmail'
-        ? subject.toLowerCase()
-        : subject;
+    // Locked on the key's canonical form, the one KEY_TAKEN compares.
+    const folded = match === 'userName' || match === 'verifiedEmail';
     try {
       return await this.database.transaction(async (tx) => {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(${JIT_LOCK}::int,
-          hashtext(${[tenantId, match, provider ?? '', normalized].join(' ')}))::text`;
+          hashtext(${[tenantId, match, provider ?? '', ''].join(' ')}
+            || CASE WHEN ${folded}::boolean THEN ascii_lower(${subject}::text)
+               ELSE ${subject}::text END))::text`;
         const [exists] = await rowsIn(tx, KEY_TAKEN[match], {
           tenantId,
           subject,
@@ -195,14 +195,16 @@ const KEY_TAKEN = {
       .selectFrom('identity')
       .select(sql.lit(1).as('one'))
       .where('tenant_id', '=', p.tenantId)
-      .where(sql<boolean>`lower(user_name) = lower(${p.subject})`),
+      .where(sql<boolean>`ascii_lower(user_name) = ascii_lower(${p.subject})`),
   ),
   verifiedEmail: statement((p: KeyParams) =>
     builder
       .selectFrom('identity')
       .select(sql.lit(1).as('one'))
       .where('tenant_id', '=', p.tenantId)
-      .where(sql<boolean>`lower(email_address) = lower(${p.subject})`)
+      .where(
+        sql<boolean>`ascii_lower(email_address) = ascii_lower(${p.subject})`,
+      )
       .where('email_address_verified', '=', true),
   ),
   account: statement((p: KeyParams) =>

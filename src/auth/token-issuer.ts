@@ -7,9 +7,12 @@ import type { TokenIssuer } from '../generated/kysely/tables';
 
 /**
  * Which key of an identity a token issuer's identity claim carries: its
- * identityId, the externalId a directory gave it, its userName (in any
- * case), the issuedUserId of its account at the issuer's provider, or its
- * e-mail address when both the token and the identity hold it verified.
+ * identityId, the externalId a directory gave it, its userName, the
+ * issuedUserId of its account at the issuer's provider, or its e-mail
+ * address when both the token and the identity hold it verified. A userName
+ * and an address match in their canonical form, ascii_lower() (migration
+ * 20261208000000_canonical_match): A-Z as a-z, every other character as
+ * written, so no other letter can stand for an ASCII one.
  */
 export const IDENTITY_MATCHES = [
   'identityId',

@@ -140,8 +140,8 @@ export function isUnstorableText(error: unknown): boolean {
   return false;
 }
 
-/** The unique index of identities' userNames (migration 20261126000000_scim_users). */
-export const USER_NAME_INDEX = 'identity_tenant_id_lower_user_name_key';
+/** The unique index of identities' userNames (migration 20261208000000_canonical_match). */
+export const USER_NAME_INDEX = 'identity_tenant_id_ascii_lower_user_name_key';
 
 const UNIQUE_VIOLATION = new Set(['23505', 'P2002']);
 

@@ -10,7 +10,7 @@ const sql = (filter: string) => {
 describe('filterToSql', () => {
   it('binds every value and folds case where the attribute ignores it', () => {
     expect(sql('userName eq "Ada"')).toStrictEqual({
-      text: '(i.user_name IS NOT NULL AND lower(i.user_name) = lower($1))',
+      text: '(i.user_name IS NOT NULL AND ascii_lower(i.user_name) = ascii_lower($1))',
       values: ['Ada'],
     });
     expect(sql('externalId eq "X1"')).toStrictEqual({
@@ -31,7 +31,7 @@ describe('filterToSql', () => {
     expect(
       sql('not (active eq false) and (emails[value ew "@x.org"] or id pr)'),
     ).toStrictEqual({
-      text: "(NOT ((NOT i.disabled) = $1) AND (EXISTS (SELECT 1 FROM unnest(i.email_addresses) AS v(value) WHERE lower(v.value) LIKE lower($2) ESCAPE '\\') OR (i.identity_id IS NOT NULL AND i.identity_id <> '')))",
+      text: "(NOT ((NOT i.disabled) = $1) AND (EXISTS (SELECT 1 FROM unnest(i.email_addresses) AS v(value) WHERE ascii_lower(v.value) LIKE ascii_lower($2) ESCAPE '\\') OR (i.identity_id IS NOT NULL AND i.identity_id <> '')))",
       values: [false, '%@x.org'],
     });
   });

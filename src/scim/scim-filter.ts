@@ -171,7 +171,11 @@ function compare(
       );
     return Prisma.sql`${sql} ${Prisma.raw(COMPARISONS[op])} ${time}`;
   }
-  const fold = (s: Prisma.Sql) => (caseExact ? s : Prisma.sql`lower(${s})`);
+  // Case-insensitive means ascii_lower() (migration
+  // 20261208000000_canonical_match): A-Z as a-z and nothing else, so no
+  // other letter finds an ASCII name.
+  const fold = (s: Prisma.Sql) =>
+    caseExact ? s : Prisma.sql`ascii_lower(${s})`;
   const operand = fold(Prisma.sql`${LIKE[op] ? LIKE[op](value) : value}`);
   const condition = (column: Prisma.Sql) =>
     LIKE[op]
@@ -185,7 +189,7 @@ function compare(
   }
   if (op === 'ne') return Prisma.sql`${fold(sql)} IS DISTINCT FROM ${operand}`;
   // Two-valued (an absent value compares false, so `not` finds it), and in
-  // a form the indexes serve: `lower(user_name) = lower($1)` is the unique
+  // a form the indexes serve: `ascii_lower(user_name) = ascii_lower($1)` is the unique
   // index's own expression, which a coalesce() around it would hide.
   return Prisma.sql`(${sql} IS NOT NULL AND ${condition(sql)})`;
 }

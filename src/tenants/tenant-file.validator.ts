@@ -100,6 +100,13 @@ class CrossChecks {
       },
       issuers: this.issuers(providers),
       providers: [...providers.values()].map((p) => p.row),
+      clientSecrets: Object.fromEntries(
+        (this.file.accountProviders ?? []).flatMap((p) =>
+          p.link?.clientSecret === undefined
+            ? []
+            : [[p.accountProviderId, p.link.clientSecret]],
+        ),
+      ),
       identities: (this.file.identities ?? []).map((record, i) =>
         identityRow(record, identityIds[i]),
       ),
@@ -155,6 +162,8 @@ class CrossChecks {
           link: linkRow(p.link, (field, message) =>
             this.fail(`accountProviders[${position}].link.${field}`, message),
           ),
+          // Set as the write finds it (TenantsRepository.write).
+          clientSecretSetAt: null,
         },
       });
     });
@@ -165,13 +174,15 @@ class CrossChecks {
     const seen = new Set<string>();
     const userNames = new Set<string>();
     return (this.file.identities ?? []).map((record, i) => {
-      // Unique in the tenant in any case, as the database's index has it.
+      // Unique in the tenant with A–Z as a–z and every other character as
+      // written, as the database's index has it (ascii_lower).
       const userName =
-        typeof record.userName === 'string' && record.userName.toLowerCase();
+        typeof record.userName === 'string' &&
+        record.userName.replace(/[A-Z]/g, (c) => c.toLowerCase());
       if (userName && userNames.has(userName))
         this.fail(
           `identities[${i}].userName`,
-          `duplicate userName "${record.userName}" (compared case-insensitively)`,
+          `duplicate userName "${record.userName}" (A–Z compared as a–z)`,
         );
       if (userName) userNames.add(userName);
       const id = record.identityId ?? randomUUID();
@@ -395,7 +406,7 @@ export function linkRow(
       fail('claims.issuedUserId', 'is required for plain OAuth 2.0');
   }
   const row: LinkRow = { type: link.type, clientId: link.clientId };
-  for (const key of ['issuer', ...endpoints, 'clientSecretEnv'] as const)
+  for (const key of ['issuer', ...endpoints] as const)
     if (link[key] !== undefined) row[key] = link[key];
   if (link.scopes !== undefined) row.scopes = [...new Set(link.scopes)];
   if (link.claims !== undefined)

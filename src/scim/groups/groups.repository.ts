@@ -131,9 +131,9 @@ const NAME_TAKEN = statement(
       .where('tenant_id', '=', p.tenantId)
       .where((eb) =>
         eb(
-          eb.fn<string>('lower', ['name']),
+          eb.fn<string>('ascii_lower', ['name']),
           '=',
-          sql<string>`lower(${p.name})`,
+          sql<string>`ascii_lower(${p.name})`,
         ),
       )
       .where(sql<boolean>`id IS DISTINCT FROM ${p.exceptId}::text`),
