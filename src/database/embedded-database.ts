@@ -13,6 +13,7 @@ import {
   DirectoryLock,
   lockDataDirectory,
 } from './data-directory-lock';
+import { wholeExchanges } from './whole-exchanges';
 
 /** Extra work when a database closes (stop serving it, release its directory). */
 export type OnClose = () => Promise<void> | void;
@@ -73,7 +74,8 @@ export async function openEmbedded(
  * Serves the database with the PostgreSQL wire protocol on a Unix socket of
  * its own (a short path under the temporary directory, one per data
  * directory, open to this user only). PGlite has a single session, so its
- * connections take turns a whole transaction at a time: the service reaches
+ * connections take turns a whole exchange (up to ReadyForQuery) or
+ * transaction at a time (whole-exchanges.ts): the service reaches
  * the database through the socket too, over one connection, so that its
  * transactions and a command's never interleave.
  */
@@ -90,7 +92,7 @@ async function serve(
   rmSync(socketDir, { recursive: true, force: true });
   mkdirSync(socketDir, { mode: 0o700 });
   const server = new PGLiteSocketServer({
-    db: pglite,
+    db: wholeExchanges(pglite),
     path: join(socketDir, SOCKET_FILE),
     maxConnections: 16,
   });
