@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { EventsService } from '../src/events/events.service';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
-import type { WebhookConfig } from '../src/config/app-config';
+import { loadConfig, type WebhookConfig } from '../src/config/app-config';
 import { identity, tenantFile, token, type Token } from './support/factories';
 import { problemBody as problem } from './support/problem';
 import { startTestApp, TestApp } from './support/test-app';
@@ -40,6 +40,8 @@ const FAST: WebhookConfig = {
   retryMaxMs: 100,
   retrySeconds: 3600,
   concurrency: 4,
+  tenantConcurrency: 4,
+  claimMs: 10_000,
   logDays: 7,
   privateNetworkTenants: [],
 };
@@ -81,7 +83,11 @@ describe('webhooks', () => {
   });
 
   beforeAll(async () => {
-    app = await startTestApp([], { webhooks: FAST });
+    // Replays back to back: their spacing is test/quotas.e2e-spec.ts's.
+    app = await startTestApp([], {
+      webhooks: FAST,
+      quotas: loadConfig({ WEBHOOK_REPLAY_SECONDS: '0' }).quotas,
+    });
   });
   afterAll(() => app.close());
   beforeEach(async () => {
@@ -239,6 +245,8 @@ describe('webhooks', () => {
       ],
       [{ url: 42 }, 'url must be a string'],
     ])('refuses %j with a 400 that names the field', async (body, detail) => {
+      // A tenant the operator has not let reach private networks.
+      tenant = await app.newTenant(FILE, { privateNetworks: false });
       const res = await as(ADMIN).post(admin(), body);
       expect([res.status, res.body.type, res.body.detail]).toStrictEqual([
         400,
@@ -549,7 +557,8 @@ describe('webhooks', () => {
       const metrics = await request(app.app.getHttpServer())
         .get('/metrics')
         .expect(200);
-      const labels = `tenant="${tenant.id}",webhook="${id}"`;
+      // No tenant label unless the operator asks (METRICS_TENANT_LABELS).
+      const labels = `webhook="${id}"`;
       expect(metrics.text).toMatch(
         new RegExp(`webhook_backlog_events\\{${labels},status="\\w+"\\} 1\\n`),
       );

@@ -22,6 +22,19 @@ export type TenantSettings = StatementRow<typeof LOCK_SETTINGS>;
 
 export type SettingsChanges = Partial<Omit<TenantSettings, 'id'>>;
 
+/**
+ * The settings a change changed, before and after: an audit log entry
+ * holds these only, not the ones that stayed.
+ */
+function changedKeys(before: TenantSettings, after: TenantSettings) {
+  const keys = (Object.keys(after) as (keyof TenantSettings)[]).filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+  const pick = (settings: TenantSettings) =>
+    Object.fromEntries(keys.map((key) => [key, settings[key]]));
+  return { before: pick(before), after: pick(after) };
+}
+
 /** A tenant's settings, read and changed with their audit log entries. */
 @Injectable()
 export class AdminRepository {
@@ -62,8 +75,7 @@ export class AdminRepository {
         actor,
         action: 'tenant.updated',
         target: 'tenant',
-        before: current,
-        after,
+        ...changedKeys(current, after),
       });
       return after;
     });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SCOPES } from '../identity/principal';
 import type { TokenSummary } from '../auth/token.repository';
 import { TokensService } from '../auth/tokens.service';
+import { AppConfig } from '../config/app-config';
 import {
   PreconditionFailed,
   TenantNotFound,
@@ -10,9 +11,11 @@ import {
 import { ifMatchAllows } from '../common/http/if-match';
 import {
   Collection,
-  invalidCursor,
+  instantKey,
+  int8Key,
   Page,
   pageFrom,
+  uuidKey,
 } from '../common/pagination';
 import {
   type AdminEventRecord,
@@ -69,7 +72,12 @@ export class AdminService {
     private readonly admin: AdminRepository,
     private readonly tokens: TokensService,
     private readonly events: EventsRepository,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.maxTokens = config.quotas.tokens;
+  }
+
+  private readonly maxTokens: number;
 
   async settings(tenantId: string): Promise<TenantSettings> {
     const settings = await this.admin.findSettings(tenantId);
@@ -116,10 +124,9 @@ export class AdminService {
   ): Promise<Collection<TokenResponse[]>> {
     const limit = page.limit ?? DEFAULT_LIMIT;
     const after = page.after && {
-      createdAt: new Date(page.after[0]),
-      id: page.after[1],
+      createdAt: instantKey(page.after[0]),
+      id: uuidKey(page.after[1]),
     };
-    if (after && Number.isNaN(after.createdAt.getTime())) throw invalidCursor();
     const rows = await this.tokens.findTokens(tenantId, after, limit + 1);
     return pageFrom(rows.map(tokenResponse), { limit }, (token) => [
       token.createdAt,
@@ -151,6 +158,7 @@ export class AdminService {
         ttlSeconds,
       },
       actor,
+      this.maxTokens,
     );
     return Object.assign(tokenResponse(token), { secret });
   }
@@ -175,12 +183,7 @@ export class AdminService {
     page: Page,
   ): Promise<Collection<AdminEventResponse[]>> {
     const limit = page.limit ?? DEFAULT_LIMIT;
-    let after: bigint;
-    try {
-      after = BigInt(page.after?.[0] ?? 0);
-    } catch {
-      throw invalidCursor();
-    }
+    const after = page.after ? int8Key(page.after[0]) : 0n;
     const rows = await this.events.findAdminEvents(tenantId, after, limit + 1);
     return pageFrom(rows.map(eventResponse), { limit }, (event) => [event.id]);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
+import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
 import { appendAdminEvent } from '../events/events.repository';
 
 /** What a token grants: to which identity or app, with which scopes, until when. */
@@ -50,14 +51,37 @@ function describe(token: TokenGrant): object {
   };
 }
 
+/** The tenant's tokens neither revoked nor expired. */
+const liveTokens = (tx: Transaction, tenantId: string) =>
+  tx.token.count({
+    where: {
+      tenantId,
+      revokedAt: null,
+      OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
+    },
+  });
+
 /** Registered tokens, as the command line and the admin API manage them. */
 @Injectable()
 export class TokenRepository {
   constructor(private readonly database: Database) {}
 
-  /** Registers a token, with its entry in the audit log by `actor`, in one transaction. */
-  async createToken(token: NewToken, actor: string): Promise<TokenSummary> {
+  /**
+   * Registers a token, with its entry in the audit log by `actor`, in one
+   * transaction. With `maxLive`, 'full' when the tenant has that many live
+   * tokens already: counted behind the tenant's settings lock, so that
+   * concurrent requests cannot each count the others out.
+   */
+  async createToken(
+    token: NewToken,
+    actor: string,
+    maxLive?: number,
+  ): Promise<TokenSummary | 'full'> {
     return this.database.transaction(async (tx) => {
+      if (maxLive !== undefined) {
+        await lockTenantSettings(tx, token.tenantId);
+        if ((await liveTokens(tx, token.tenantId)) >= maxLive) return 'full';
+      }
       const created = await tx.token.create({ data: token, select: SUMMARY });
       await appendAdminEvent(tx, token.tenantId, {
         actor,

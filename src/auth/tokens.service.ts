@@ -25,11 +25,14 @@ export class TokensService {
 
   /**
    * Registers a new token for `actor` (`cli`, or `app:<id>` through the
-   * admin API) and returns it with its secret, which is not stored.
+   * admin API) and returns it with its secret, which is not stored; with
+   * `maxLive` (the admin API's quota), a 400 when the tenant has that many
+   * live tokens already.
    */
   async createToken(
     request: TokenRequest,
     actor = 'cli',
+    maxLive?: number,
   ): Promise<TokenSummary & { secret: string }> {
     const { tenantId, identityId, accountId, appId, scopes, ttlSeconds } =
       request;
@@ -78,7 +81,13 @@ export class TokensService {
             : new Date(Date.now() + ttlSeconds * 1000),
       },
       actor,
+      maxLive,
     );
+    if (created === 'full') {
+      const field = identityId !== undefined ? 'identityId' : 'appId';
+      const message = `is one more than the ${maxLive} live tokens a tenant may have`;
+      throw new InvalidRequest(`${field} ${message}`, [{ field, message }]);
+    }
     return { ...created, secret };
   }
 

@@ -68,17 +68,77 @@ type SqlExecutor = {
 const jsonOrNull = (value: object | undefined) =>
   value === undefined ? null : JSON.stringify(value);
 
+/** The most an audit log entry's settings, before and after together, take as JSON. */
+export const MAX_AUDIT_ENTRY_BYTES = 16 * 1024;
+
+/**
+ * Ever shorter cuts of lists and strings, tried in turn until an entry
+ * fits; the last one (no items, short strings) leaves only the keys.
+ */
+const CUTS = [
+  { items: 20, chars: 1000 },
+  { items: 10, chars: 500 },
+  { items: 5, chars: 200 },
+  { items: 0, chars: 40 },
+];
+
+/**
+ * `value` with every list cut to `items` items, then a marker saying how
+ * many more there were, and every string to `chars` characters, then `…`.
+ */
+function cut(value: unknown, items: number, chars: number): unknown {
+  if (typeof value === 'string')
+    return value.length > chars ? `${value.slice(0, chars)}…` : value;
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, items).map((v) => cut(v, items, chars));
+    return value.length > items
+      ? [...kept, `… ${value.length - items} more`]
+      : kept;
+  }
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, cut(v, items, chars)]),
+    );
+  return value;
+}
+
+const entryBytes = (settings: { before?: object; after?: object }) =>
+  Buffer.byteLength(JSON.stringify(settings));
+
+/**
+ * The settings of an entry as the log keeps them: whole when they fit in
+ * MAX_AUDIT_ENTRY_BYTES, otherwise with their long lists and strings cut
+ * (marked), so that no change writes more than that, whatever it holds.
+ */
+export function boundedSettings(settings: {
+  before?: object;
+  after?: object;
+}): { before?: object; after?: object } {
+  if (entryBytes(settings) <= MAX_AUDIT_ENTRY_BYTES) return settings;
+  for (const { items, chars } of CUTS) {
+    const shorter = cut(settings, items, chars) as typeof settings;
+    if (entryBytes(shorter) <= MAX_AUDIT_ENTRY_BYTES) return shorter;
+  }
+  return { before: { truncated: true }, after: { truncated: true } };
+}
+
 /** Appends an entry of the audit log inside the caller's transaction. */
 export async function appendAdminEvent(
   tx: SqlExecutor,
   tenantId: string,
   event: NewAdminEvent,
 ): Promise<void> {
+  const { before, after } = boundedSettings(event);
   await tx.$executeRaw(Prisma.sql`
     INSERT INTO admin_event (tenant_id, actor, action, target, before, after)
     VALUES (${tenantId}, ${event.actor}, ${event.action}, ${event.target},
-            ${jsonOrNull(event.before)}::jsonb, ${jsonOrNull(event.after)}::jsonb)`);
+            ${jsonOrNull(before)}::jsonb, ${jsonOrNull(after)}::jsonb)`);
 }
+
+/** Audit log entries dropped by one statement of the retention. */
+const PRUNE_BATCH = 1000;
+/** The most statements one run of the retention makes. */
+const PRUNE_BATCHES = 50;
 
 /** First key of the advisory lock that orders each tenant's events. */
 const EVENT_ORDER_LOCK = 0x1d3e;
@@ -148,6 +208,28 @@ export class EventsRepository {
       take: limit,
     });
   }
+  /**
+   * Drops audit log entries older than `days`, oldest first, at most
+   * PRUNE_BATCHES × PRUNE_BATCH of them; how many went. Each statement
+   * looks only at the log's oldest PRUNE_BATCH entries by id (ids grow with
+   * time), so a run costs the same however long the log is.
+   */
+  async pruneAdminEvents(days: number): Promise<number> {
+    let pruned = 0;
+    for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
+      const dropped = await this.database.prisma.$executeRaw`
+        DELETE FROM admin_event
+         WHERE id IN (
+           SELECT id FROM (
+             SELECT id, occurred_at FROM admin_event
+              ORDER BY id LIMIT ${PRUNE_BATCH}) AS oldest
+            WHERE occurred_at < now() - (${days} * interval '1 day'))`;
+      pruned += dropped;
+      if (dropped < PRUNE_BATCH) break;
+    }
+    return pruned;
+  }
+
   /** The tenant's audit log after `afterId`, in order, at most `limit`. */
   findAdminEvents(
     tenantId: string,

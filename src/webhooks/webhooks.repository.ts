@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import type { Transaction } from '../database/tenant-lock';
+import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
 import { appendAdminEvent } from '../events/events.repository';
 import { sql } from 'kysely';
 import { builder, rowsIn, statement, StatementRow } from '../database/sql';
@@ -85,55 +85,81 @@ const BACKLOGS = { all: backlogs(false), one: backlogs(true) };
 /** The live figures of a subscription's delivery. */
 export type Backlog = StatementRow<typeof BACKLOGS.all>;
 
+/** A subscription (`c`) no worker holds and the back-off lets go. */
+const FREE = sql<boolean>`c.status IN ('active', 'retrying')
+  AND c.next_attempt_at <= now()
+  AND (c.lease_until IS NULL OR c.lease_until < now())`;
+
+interface ClaimParams {
+  owner: string;
+  leaseMs: number;
+  limit: number;
+  tenantLimit: number;
+  /** The tenant of each subscription the worker holds already. */
+  held: string[];
+}
+
 /**
  * Leases up to `limit` subscriptions due for delivery that have events
- * after their position and no live lease; see claim.
+ * after their position and no live lease, taking turns between tenants;
+ * see claim.
  */
-const CLAIM = statement(
-  (p: { owner: string; leaseMs: number; limit: number }) =>
-    builder
-      .updateTable('webhook as w')
-      .set({
-        lease_owner: p.owner,
-        lease_until: sql<Date>`now() + ${interval(p.leaseMs)}`,
-      })
-      .where('w.id', 'in', (eb) =>
-        eb
-          .selectFrom('webhook as c')
-          .select('c.id')
-          .where('c.status', 'in', ['active', 'retrying'])
-          .where('c.next_attempt_at', '<=', sql<Date>`now()`)
-          .where((eb) =>
-            eb.or([
-              eb('c.lease_until', 'is', null),
-              eb('c.lease_until', '<', sql<Date>`now()`),
-            ]),
-          )
-          .where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom('identity_event as e')
-                .select(sql.lit(1).as('one'))
-                .whereRef('e.tenant_id', '=', 'c.tenant_id')
-                .whereRef('e.id', '>', 'c.position'),
-            ),
-          )
-          .orderBy('c.next_attempt_at')
-          .limit(p.limit)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returning([
-        'w.id',
-        'w.tenant_id as tenantId',
-        'w.url',
-        'w.event_types as eventTypes',
-        'w.position',
-        'w.revision',
-        'w.secret',
-        PREVIOUS_SECRET.as('previousSecret'),
-        'w.failed_attempts as failedAttempts',
-      ]),
+const CLAIM = statement((p: ClaimParams) =>
+  builder
+    .with('due', (db) =>
+      db
+        .selectFrom('webhook as c')
+        .select([
+          'c.id',
+          'c.next_attempt_at',
+          // The how-manieth subscription of its tenant this one would be
+          // here: the held ones first, then by time in the queue.
+          sql<number>`row_number() OVER (PARTITION BY c.tenant_id ORDER BY c.next_attempt_at, c.id)
+            + (SELECT count(*) FROM unnest(${p.held}::text[]) AS h(tenant_id)
+                WHERE h.tenant_id = c.tenant_id)`.as('turn'),
+        ])
+        .where(FREE)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('identity_event as e')
+              .select(sql.lit(1).as('one'))
+              .whereRef('e.tenant_id', '=', 'c.tenant_id')
+              .whereRef('e.id', '>', 'c.position'),
+          ),
+        ),
+    )
+    .updateTable('webhook as w')
+    .set({
+      lease_owner: p.owner,
+      lease_until: sql<Date>`now() + ${interval(p.leaseMs)}`,
+    })
+    .where('w.id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook as c')
+        .innerJoin('due', 'due.id', 'c.id')
+        .select('c.id')
+        // Checked again on the row as it is locked: another instance may
+        // have claimed it since the statement began.
+        .where(FREE)
+        .where('due.turn', '<=', p.tenantLimit)
+        .orderBy('due.turn')
+        .orderBy('due.next_attempt_at')
+        .limit(p.limit)
+        .forUpdate('c')
+        .skipLocked(),
+    )
+    .returning([
+      'w.id',
+      'w.tenant_id as tenantId',
+      'w.url',
+      'w.event_types as eventTypes',
+      'w.position',
+      'w.revision',
+      'w.secret',
+      PREVIOUS_SECRET.as('previousSecret'),
+      'w.failed_attempts as failedAttempts',
+    ]),
 );
 
 /** A subscription a worker holds, with what it needs to deliver. */
@@ -280,21 +306,23 @@ export class WebhooksRepository {
     });
   }
 
-  countWebhooks(tenantId: string): Promise<number> {
-    return this.database.prisma.webhook.count({ where: { tenantId } });
-  }
-
   /**
    * Adds a subscription that delivers the events committed after it: its
    * position is the tenant's last event (events commit in id order per
-   * tenant, so none committed later has a lower id).
+   * tenant, so none committed later has a lower id). 'full' when the tenant
+   * has `max` already: counted behind the tenant's settings lock, so that
+   * concurrent requests cannot each count the others out.
    */
   createWebhook(
     tenantId: string,
     row: WebhookSettings & { id: string; secret: string; status: string },
     actor: string,
-  ): Promise<WebhookRow> {
+    max: number,
+  ): Promise<WebhookRow | 'full'> {
     return this.database.transaction(async (tx) => {
+      await lockTenantSettings(tx, tenantId);
+      if ((await tx.webhook.count({ where: { tenantId } })) >= max)
+        return 'full' as const;
       const {
         _max: { id: last },
       } = await tx.identityEvent.aggregate({
@@ -421,10 +449,23 @@ export class WebhooksRepository {
   /**
    * Claims up to `limit` subscriptions due for delivery that have events
    * after their position and no live lease, for `owner` until the lease
-   * runs out.
+   * runs out. Tenants take turns: at most `tenantLimit` of one tenant's
+   * counting those `held` (a tenant id per subscription the owner holds),
+   * each tenant's longest waiting first, the tenants holding fewest first.
    */
-  claim(owner: string, leaseMs: number, limit: number) {
-    return rowsIn(this.database.prisma, CLAIM, { owner, leaseMs, limit });
+  claim(
+    owner: string,
+    leaseMs: number,
+    limit: number,
+    { tenantLimit, held }: Pick<ClaimParams, 'tenantLimit' | 'held'>,
+  ) {
+    return rowsIn(this.database.prisma, CLAIM, {
+      owner,
+      leaseMs,
+      limit,
+      tenantLimit,
+      held,
+    });
   }
 
   /** Up to `limit` events of the tenant after `position`, in order. */
@@ -502,10 +543,15 @@ export class WebhooksRepository {
     return row?.status;
   }
 
-  /** Gives the subscription back for any worker to claim. */
+  /**
+   * Gives the subscription back for any worker to claim, behind those
+   * waiting (claims go by next_attempt_at, which it had reached).
+   */
   async release(id: string, owner: string): Promise<void> {
     await this.database.prisma.$executeRaw`
-      UPDATE webhook SET lease_owner = NULL, lease_until = NULL
+      UPDATE webhook
+         SET lease_owner = NULL, lease_until = NULL,
+             next_attempt_at = GREATEST(next_attempt_at, now())
        WHERE id = ${id} AND lease_owner = ${owner}`;
   }
 

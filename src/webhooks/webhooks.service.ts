@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { invalid, invalidFields, tagOf } from '../admin/admin-rules';
-import { PreconditionFailed, WebhookNotFound } from '../common/errors';
+import {
+  PreconditionFailed,
+  TooManyRequests,
+  WebhookNotFound,
+} from '../common/errors';
 import { ifMatchAllows } from '../common/http/if-match';
 import {
+  int8Key,
   invalidCursor,
   pageFrom,
   type Collection,
@@ -134,11 +139,6 @@ export class WebhooksService {
     actor: string,
   ): Promise<WebhookView & { secret: string }> {
     this.checkUrl(tenantId, body.url);
-    if ((await this.webhooks.countWebhooks(tenantId)) >= MAX_WEBHOOKS)
-      throw invalid(
-        'url',
-        `is one more than the ${MAX_WEBHOOKS} webhooks a tenant may have`,
-      );
     const secret = newSecret();
     const row = await this.webhooks.createWebhook(
       tenantId,
@@ -152,7 +152,13 @@ export class WebhooksService {
         secret,
       },
       actor,
+      MAX_WEBHOOKS,
     );
+    if (row === 'full')
+      throw invalid(
+        'url',
+        `is one more than the ${MAX_WEBHOOKS} webhooks a tenant may have`,
+      );
     return { ...webhookView(row), secret };
   }
 
@@ -280,14 +286,31 @@ export class WebhooksService {
       tenantId,
       id,
       undefined,
-      async (current) =>
-        start !== null && start - 1n < current.position
-          ? { position: start - 1n, nextAttemptAt: new Date() }
-          : {},
+      async (current) => {
+        const now = new Date();
+        this.refuseEarlyReplay(current, now);
+        return start !== null && start - 1n < current.position
+          ? { position: start - 1n, nextAttemptAt: now, replayedAt: now }
+          : { replayedAt: now };
+      },
       actor,
       'webhook.replayed',
     );
     return this.status(tenantId, id);
+  }
+
+  /**
+   * 429 while the subscription's last replay is less than
+   * WEBHOOK_REPLAY_SECONDS ago: each replay sends the events again and logs
+   * each attempt, so back-to-back replays would grow the delivery log
+   * without bound. Thrown in the replay's transaction, which then changes
+   * nothing.
+   */
+  private refuseEarlyReplay(current: WebhookRow, now: Date): void {
+    const everyMs = this.config.quotas.webhookReplaySeconds * 1000;
+    if (!current.replayedAt) return;
+    const waitMs = current.replayedAt.getTime() + everyMs - now.getTime();
+    if (waitMs > 0) throw new TooManyRequests(Math.ceil(waitMs / 1000));
   }
 
   /** The live figures of the subscription's delivery. */
@@ -330,14 +353,8 @@ export class WebhooksService {
   ): Promise<Collection<WebhookAttemptView[]>> {
     await this.find(tenantId, id);
     const limit = page.limit ?? 100;
-    const before = page.after?.[0];
-    if (before !== undefined && !/^[1-9]\d{0,18}$/.test(before))
-      throw invalidCursor();
-    const rows = await this.webhooks.findAttempts(
-      id,
-      before === undefined ? undefined : BigInt(before),
-      limit + 1,
-    );
+    const before = page.after && int8Key(page.after[0]);
+    const rows = await this.webhooks.findAttempts(id, before, limit + 1);
     const { items, next } = pageFrom(rows, { limit }, (row) => [
       String(row.id),
     ]);
@@ -360,7 +377,7 @@ export class WebhooksService {
   private checkUrl(tenantId: string, url: string): void {
     const problem = webhookUrlProblem(
       url,
-      this.config.webhooks.privateNetworkTenants.includes(tenantId),
+      this.config.egressPrivateNetworkTenants.includes(tenantId),
     );
     if (problem) throw invalid('url', problem);
   }
