@@ -21,7 +21,7 @@ import {
   TokenIssuerEntry,
 } from './tenants/tenant-file.dto';
 import { CliModule } from './cli.module';
-import { DomainError } from './common/errors';
+import { DomainError, NoSecretKey } from './common/errors';
 import { Database } from './database/database';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { EventsService } from './events/events.service';
@@ -539,6 +539,7 @@ async function run(
       );
     case 'secret-keys rotate': {
       const box = app.get(SecretBox);
+      if (box.currentKeyId === undefined) throw new NoSecretKey();
       const { added } = box.addKey();
       const { resealed, unreadable } = await app
         .get(AccountProvidersService)

@@ -70,7 +70,7 @@ describe('client secrets of account linking', () => {
     link: link(extra),
   });
   /** Links Ann's account at `id` in a browser; the result the app is told. */
-  const linkAnn = async (caller: Token, id: string) => {
+  const linkAnn = async (caller: Token, id: string, confirm = true) => {
     const list = await t
       .as(caller.token)
       .get(`/${TENANT}/api/identity/v1/accounts`)
@@ -85,7 +85,7 @@ describe('client secrets of account linking', () => {
       visit = await browser.open(visit.location!);
     expect(visit.location!.startsWith(`${APP}?`)).toBe(true);
     const result = Object.fromEntries(new URL(visit.location!).searchParams);
-    if (result.result !== 'confirm') return result;
+    if (result.result !== 'confirm' || !confirm) return result;
     // The application confirms with the signed-in user's own token.
     const confirmed = await t
       .http()
@@ -227,6 +227,31 @@ describe('client secrets of account linking', () => {
     expect(
       github.tokenRequests.map((f) => f.get('client_secret')),
     ).toStrictEqual([null]);
+  });
+
+  it('records no account a link brought back under settings changed since', async () => {
+    await t.database.prisma.account.deleteMany({ where: { tenantId: TENANT } });
+    await admin('put', '/account-providers/gh', {
+      ...provider('gh', { clientSecret: 'the-gh-secret' }),
+    }).expect(200);
+    const pending = await linkAnn(ANN, 'gh', false);
+    expect(pending.result).toBe('confirm');
+    // The provider now links elsewhere (here: other scopes).
+    await admin('put', '/account-providers/gh', {
+      ...provider('gh', { scopes: ['user:email'] }),
+    }).expect(200);
+    const res = await t
+      .http()
+      .post(`/${TENANT}/api/identity/v1/accounts/link-confirmations`)
+      .set('Authorization', `Bearer ${ANN.token}`)
+      .send({ linkCode: (pending as Record<string, string>).linkCode });
+    expect([res.status, res.body.type]).toStrictEqual([
+      404,
+      'urn:problem:identity:link-not-found',
+    ]);
+    expect(
+      await t.database.prisma.account.count({ where: { tenantId: TENANT } }),
+    ).toBe(0);
   });
 
   it('refuses a secret that is not one, and changes nothing', async () => {

@@ -186,7 +186,7 @@ describe('the egress policy', () => {
           ).body;
         await until(async () => (await status()).failedAttempts >= 1);
         expect((await status()).lastError).toBe(
-          'refused: hooks.example.test resolves to a loopback address',
+          'refused: its name resolves to a loopback address',
         );
         expect(receiver.deliveries).toStrictEqual([]);
       } finally {

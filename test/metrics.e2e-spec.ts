@@ -16,7 +16,7 @@ const fileOf = (id: string) =>
   tenantFile({ id, identities: [identity('ann')], tokens: [ADMIN] });
 const METRICS_TOKEN = 'scrape-secret-0123456789abcdef';
 const HELP =
-  '# HELP webhook_backlog_events Events waiting to be delivered to each webhook, counted up to 10000: 10000 means at least that many.';
+  '# HELP webhook_backlog_events Events waiting to be delivered to each webhook, among the next 10000 of its tenant: 10000 means at least that many.';
 
 /** Delivery off, so that backlogs stay as the test makes them. */
 const webhooks = (tenantId: string): WebhookConfig => ({

@@ -25,8 +25,11 @@ describe('starting the service', () => {
       db.config,
       await serverDataDir('identity-start-', { empty: true }),
     );
-    // As `npm start` runs: the demo tenant may reach loopback by default.
-    delete env.EGRESS_PRIVATE_NETWORK_TENANTS;
+    // As `npm start` runs: on the embedded database the demo tenant may
+    // reach loopback by default; on PostgreSQL the operator lists it, as
+    // docker-compose.yml does.
+    if (db.config.databaseUrl) env.EGRESS_PRIVATE_NETWORK_TENANTS = 'demo';
+    else delete env.EGRESS_PRIVATE_NETWORK_TENANTS;
   });
   afterAll(() => db.drop());
 

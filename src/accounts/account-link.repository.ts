@@ -107,6 +107,7 @@ const CLAIM_ATTEMPT = statement((p: { tenantId: string; state: string }) =>
  */
 const AWAIT_CONFIRMATION = statement(
   (p: {
+    tenantId: string;
     state: string;
     account: string;
     codeHash: string;
@@ -120,6 +121,8 @@ const AWAIT_CONFIRMATION = statement(
         confirm_expires_at: sql<Date>`now() + make_interval(secs => ${p.expiresInSeconds})`,
       })
       .where('state', '=', p.state)
+      .where('tenant_id', '=', p.tenantId)
+      .where('confirm_hash', 'is', null)
       .returning('state'),
 );
 
@@ -254,12 +257,14 @@ export class AccountLinkRepository {
    * attempt went meanwhile (its identity or provider deleted).
    */
   async awaitConfirmation(
+    tenantId: string,
     state: string,
     account: NewAccount,
     codeHash: string,
     expiresInSeconds: number,
   ): Promise<boolean> {
     const rows = await this.database.primary.rows(AWAIT_CONFIRMATION, {
+      tenantId,
       state,
       account: JSON.stringify(account),
       codeHash,

@@ -216,6 +216,7 @@ export class AccountLinkService {
     const email = text(account.emailAddress, MAX_TEXT);
     const linkCode = randomBytes(32).toString('base64url');
     const kept = await this.links.awaitConfirmation(
+      tenantId,
       state,
       {
         accountId: randomUUID(),

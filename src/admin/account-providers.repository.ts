@@ -243,12 +243,15 @@ export class AccountProvidersRepository {
         secret.given ? secret.sealed : undefined,
       );
     let written: ReturnType<typeof secretColumns> | undefined;
+    let linkChanged = false;
     return this.providers.replace(
       tenantId,
       id,
       check,
       actor,
       (current) => {
+        linkChanged =
+          JSON.stringify(current.link) !== JSON.stringify(settings.link);
         const write = secretWriteOn(current);
         written =
           write === 'set' || write === 'remove'
@@ -259,13 +262,20 @@ export class AccountProvidersRepository {
           ...(written && { clientSecretSetAt: written.clientSecretSetAt }),
         };
       },
-      (tx) =>
-        tx.accountProvider.update({
+      async (tx) => {
+        await tx.accountProvider.update({
           where: {
             tenantId_accountProviderId: { tenantId, accountProviderId: id },
           },
           data: { ...settings, link: storedLink(settings.link), ...written },
-        }),
+        });
+        // Links under way, and accounts waiting for their confirmation,
+        // came from the settings before: none is recorded under new ones.
+        if (linkChanged)
+          await tx.linkAttempt.deleteMany({
+            where: { tenantId, accountProviderId: id },
+          });
+      },
       async (tx, current) => {
         if (secretWriteOn(current) === undefined)
           return { refused: 'secret-needed-again' as const };

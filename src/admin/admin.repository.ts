@@ -54,8 +54,8 @@ export class AdminRepository {
 
   /**
    * Changes the settings as `plan` decides from the current ones, locked,
-   * with an audit log entry by `actor` holding them before and after, in
-   * one transaction. The settings as they are afterwards, or `stale` (the
+   * with an audit log entry by `actor` holding the keys that changed,
+   * before and after, in one transaction. The settings as they are afterwards, or `stale` (the
    * plan's refusal), or null when the tenant is gone.
    */
   updateSettings(

@@ -65,9 +65,9 @@ export class SettingsRows<Row extends { position: number }> {
 
   /**
    * Replaces the row's settings with `settings` (or those it makes of the
-   * current row) when `check` passes on the current ones and `refuse`, asked first, finds nothing against them;
-   * `write` stores them, unless they are the same. The row afterwards, or
-   * null when there is none.
+   * current row) when `check` passes on the current ones and `refuse`,
+   * asked first, finds nothing against them; `write` stores them, unless
+   * they are the same. The row afterwards, or null when there is none.
    */
   replace<R extends Refusal = never>(
     tenantId: string,

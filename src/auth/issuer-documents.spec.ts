@@ -190,7 +190,7 @@ describe('fetchFromIssuer', () => {
       const url = `https://issuer.example.test:${port}/jwks`;
       expect(await failure(url, allowPrivate)).toStrictEqual([
         'IssuerFetchError',
-        `${url}: refused: issuer.example.test resolves to ${reason}`,
+        `${url}: refused: its name resolves to ${reason}`,
       ]);
       expect([asked, requests - before]).toStrictEqual([
         ['issuer.example.test'],

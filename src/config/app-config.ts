@@ -511,7 +511,13 @@ function secretKeySource(parsed: Environment): SecretKeySource {
   if (parsed.DATABASE_URL !== undefined) return { kind: 'none' };
   return parsed.DATA_DIR.startsWith('memory://')
     ? { kind: 'memory' }
-    : { kind: 'file', path: `${parsed.DATA_DIR}.secret-keys`, own: true };
+    : {
+        kind: 'file',
+        // Beside the data directory, never in it (a DATA_DIR ending in a
+        // slash would put it inside, and into the directory's backups).
+        path: `${parsed.DATA_DIR.replace(/\/+$/, '')}.secret-keys`,
+        own: true,
+      };
 }
 
 /** The demo tenant's id (prisma/demo-tenant.json). */
@@ -520,7 +526,8 @@ const DEMO_TENANT = 'demo';
 /**
  * EGRESS_PRIVATE_NETWORK_TENANTS joined with its former name,
  * WEBHOOK_PRIVATE_NETWORK_TENANTS; when neither is set and the demo is
- * seeded, the demo tenant, whose README examples post to a receiver on
+ * seeded on the embedded database (a development machine, listening on
+ * loopback), the demo tenant, whose README examples post to a receiver on
  * localhost.
  */
 function privateNetworkTenantsOf(
@@ -531,7 +538,8 @@ function privateNetworkTenantsOf(
     parsed.EGRESS_PRIVATE_NETWORK_TENANTS,
     parsed.WEBHOOK_PRIVATE_NETWORK_TENANTS,
   ].filter((list): list is string => list !== undefined);
-  if (!named.length) return seedDemo ? [DEMO_TENANT] : [];
+  if (!named.length)
+    return seedDemo && parsed.DATABASE_URL === undefined ? [DEMO_TENANT] : [];
   const ids = named.flatMap((list) => list.split(',').map((t) => t.trim()));
   return [...new Set(ids.filter(Boolean))];
 }

@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
-  chmodSync,
+  closeSync,
+  fsyncSync,
+  linkSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -73,16 +78,30 @@ export function ownKeyFile(path: string): SecretKey[] {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   mkdirSync(dirname(path), { recursive: true });
+  // Written whole beside it, then linked into place: a process that starts
+  // at the same time reads a whole file or none, and one of them wins.
+  const draft = draftOf(path, keyFileText([newKeyEntry()]));
   try {
-    writeFileSync(path, keyFileText([newKeyEntry()]), {
-      mode: 0o600,
-      flag: 'wx',
-    });
+    linkSync(draft, path);
   } catch (error) {
-    // Another process of the same data directory made it first.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(draft, { force: true });
   }
   return readKeyFile(path);
+}
+
+/** `text` in a new file beside `path`, owner only, on disk; its path. */
+function draftOf(path: string, text: string): string {
+  const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const fd = openSync(draft, 'wx', 0o600);
+  try {
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return draft;
 }
 
 /** Puts a new key first in a key file the service keeps; the older keys stay to open what they sealed. */
@@ -92,8 +111,9 @@ export function addKeyToFile(path: string): SecretKey[] {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith('#'));
-  writeFileSync(path, keyFileText([newKeyEntry(), ...kept]), { mode: 0o600 });
-  chmodSync(path, 0o600);
+  // Replaced whole (a crash leaves the old file or the new one, never a
+  // part of either: losing the keys loses every secret they sealed).
+  renameSync(draftOf(path, keyFileText([newKeyEntry(), ...kept])), path);
   return readKeyFile(path);
 }
 

@@ -2,6 +2,8 @@ import type { PGlite } from '@electric-sql/pglite';
 
 /** ReadyForQuery: the backend has answered a whole exchange and waits for the next. */
 const READY_FOR_QUERY = 0x5a;
+/** Terminate: a client's last message, which the backend answers with nothing. */
+const TERMINATE = 0x58;
 /** A Sync message: ends an extended-protocol exchange, whatever state it is in. */
 const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
 
@@ -18,22 +20,27 @@ const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
  * replace the first's statement before its Bind (08P01 "bind message
  * supplies 4 parameters, but prepared statement "" requires 5"), or give it
  * another statement's rows. Here the session also counts as in a
- * transaction from a client's first message until the backend's
- * ReadyForQuery, so the server keeps to that client until its exchange ends.
+ * transaction from a client's message (any but Terminate) until the
+ * backend's next ReadyForQuery, so the server keeps to that client until its
+ * exchange ends; the Sync sent for a client that leaves mid-way ends it.
  */
 export function wholeExchanges(db: PGlite): PGlite {
   const backend = backendMessages();
   const execProtocolRawStream: PGlite['execProtocolRawStream'] = (
     message,
     options,
-  ) =>
-    db.execProtocolRawStream(message, {
+  ) => {
+    // Whatever a client sends opens an exchange, even a message the backend
+    // answers nothing to yet (Parse, then Flush): it ends at ReadyForQuery.
+    if (message[0] !== TERMINATE) backend.begin();
+    return db.execProtocolRawStream(message, {
       ...options,
       onRawData: (data) => {
         backend.read(data);
         options.onRawData(data);
       },
     });
+  };
   // The server runs `exec` only to roll back a client that left: a Sync
   // first ends whatever exchange that client left open.
   const exec: PGlite['exec'] = async (query, options) => {
@@ -65,6 +72,9 @@ function backendMessages() {
   let remaining = 0;
   const header: number[] = [];
   return {
+    begin() {
+      lastType = 0;
+    },
     ready: () =>
       lastType === READY_FOR_QUERY && remaining === 0 && header.length === 0,
     read(data: Uint8Array) {

@@ -34,5 +34,18 @@ describe('an audit log entry’s settings', () => {
       after: { truncated: true },
     });
     expect(bytes(cut)).toBeLessThanOrEqual(MAX_AUDIT_ENTRY_BYTES);
+    // A creation has no settings before: the marker makes up none.
+    expect(boundedSettings({ after: keys })).toStrictEqual({
+      after: { truncated: true },
+    });
+  });
+
+  it('never keep half of a character that takes two UTF-16 units', () => {
+    const name = `${'x'.repeat(999)}😀${'y'.repeat(30_000)}`;
+    const cut = boundedSettings({ after: { name } }) as {
+      after: { name: string };
+    };
+    expect(cut.after.name).toBe(`${'x'.repeat(999)}…`);
+    expect(cut.after.name.isWellFormed()).toBe(true);
   });
 });

@@ -87,8 +87,14 @@ const CUTS = [
  * many more there were, and every string to `chars` characters, then `…`.
  */
 function cut(value: unknown, items: number, chars: number): unknown {
-  if (typeof value === 'string')
-    return value.length > chars ? `${value.slice(0, chars)}…` : value;
+  if (typeof value === 'string') {
+    if (value.length <= chars) return value;
+    // Never half of a surrogate pair: jsonb refuses a lone one.
+    const end = /[\uD800-\uDBFF]/.test(value[chars - 1] ?? '')
+      ? chars - 1
+      : chars;
+    return `${value.slice(0, end)}…`;
+  }
   if (Array.isArray(value)) {
     const kept = value.slice(0, items).map((v) => cut(v, items, chars));
     return value.length > items
@@ -119,7 +125,10 @@ export function boundedSettings(settings: {
     const shorter = cut(settings, items, chars) as typeof settings;
     if (entryBytes(shorter) <= MAX_AUDIT_ENTRY_BYTES) return shorter;
   }
-  return { before: { truncated: true }, after: { truncated: true } };
+  return {
+    ...(settings.before && { before: { truncated: true } }),
+    ...(settings.after && { after: { truncated: true } }),
+  };
 }
 
 /** Appends an entry of the audit log inside the caller's transaction. */

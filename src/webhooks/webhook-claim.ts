@@ -84,11 +84,17 @@ export class ClaimRun {
    * attempt, to be recorded as such, unless the claim was lost.
    */
   async run(): Promise<AttemptResult | undefined> {
-    for (;;) {
-      const event = this.mayStart() ? await this.next() : undefined;
-      if (event) this.start(event);
-      else if (this.underWay.size) await Promise.race(this.underWay);
-      else break;
+    try {
+      for (;;) {
+        const event = this.mayStart() ? await this.next() : undefined;
+        if (event) this.start(event);
+        else if (this.underWay.size) await Promise.race(this.underWay);
+        else break;
+      }
+    } finally {
+      // A failed write gives the subscription back only once nothing of
+      // this claim is on its way: never two senders of its events at once.
+      await Promise.allSettled(this.underWay);
     }
     if (!(await this.record())) return undefined;
     return this.failure?.attempt;
@@ -148,6 +154,8 @@ export class ClaimRun {
       this.underWay.delete(work);
     });
     this.underWay.add(work);
+    // Its failure reaches run() through underWay; never an unhandled one.
+    work.catch(() => undefined);
   }
 
   private async send(event: DeliverableEvent): Promise<void> {
@@ -190,13 +198,20 @@ export class ClaimRun {
     const sentAt = performance.now();
     const logged = this.unlogged;
     this.unlogged = [];
-    const next = await this.context.webhooks.progressed(
-      this.claim,
-      this.context.owner,
-      position,
-      logged,
-      this.context.config.leaseMs,
-    );
+    let next: Awaited<ReturnType<WebhooksRepository['progressed']>>;
+    try {
+      next = await this.context.webhooks.progressed(
+        this.claim,
+        this.context.owner,
+        position,
+        logged,
+        this.context.config.leaseMs,
+      );
+    } catch (error) {
+      // Not written: kept for the next write.
+      this.unlogged = [...logged, ...this.unlogged];
+      throw error;
+    }
     if (logged.some((a) => a.attempt.ok)) this.claim.failedAttempts = 0;
     if (!next) return false;
     this.recorded = position;

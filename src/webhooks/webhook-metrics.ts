@@ -74,7 +74,7 @@ export class WebhookMetrics {
       });
     gauge(
       'webhook_backlog_events',
-      `Events waiting to be delivered to each webhook, counted up to ${BACKLOG_METRIC_CAP}: ${BACKLOG_METRIC_CAP} means at least that many.`,
+      `Events waiting to be delivered to each webhook, among the next ${BACKLOG_METRIC_CAP} of its tenant: ${BACKLOG_METRIC_CAP} means at least that many.`,
       (row) => row.backlog,
     );
     gauge(

@@ -53,7 +53,7 @@ describe('sendWebhook', () => {
     expect(asked).toStrictEqual(['receiver.example.test']);
     expect([result.ok, result.error]).toStrictEqual([
       false,
-      'refused: receiver.example.test resolves to a private network address',
+      'refused: its name resolves to a private network address',
     ]);
   });
 });

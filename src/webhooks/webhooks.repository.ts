@@ -40,7 +40,8 @@ const PREVIOUS_SECRET = sql<
 
 /**
  * How many wanted events wait for each subscription (all, or `one`), and
- * since when, counted up to `cap`; see backlogs.
+ * since when, among the next `cap` events of its tenant (so that a
+ * subscription wanting few types reads no more than that); see backlogs.
  */
 const backlogs = (one: boolean) =>
   statement((p: { tenantId: string; id: string; cap: number }) =>
@@ -51,15 +52,15 @@ const backlogs = (one: boolean) =>
           .selectFrom(
             builder
               .selectFrom('identity_event as e')
-              .select('e.occurred_at')
+              .select(['e.occurred_at', 'e.type'])
               .where('e.tenant_id', '=', sql.ref<string>('w.tenant_id'))
               .where('e.id', '>', sql.ref<bigint>('w.position'))
-              .where(
-                sql<boolean>`('*' = ANY(w.event_types) OR ('identity.' || e.type) = ANY(w.event_types))`,
-              )
               .orderBy('e.id')
               .limit(p.cap)
               .as('x'),
+          )
+          .where(
+            sql<boolean>`('*' = ANY(w.event_types) OR ('identity.' || x.type) = ANY(w.event_types))`,
           )
           .select((eb) => [
             sql<bigint>`count(*)::bigint`.as('backlog'),
@@ -417,8 +418,9 @@ export class WebhooksRepository {
 
   /**
    * How many wanted events wait for each subscription (the tenant's one
-   * with `id`, or all of them), and since when, counted up to `cap`: one
-   * query, whichever the number of subscriptions.
+   * with `id`, or all of them), and since when, among the next `cap` events
+   * of its tenant: one query, whichever the number of subscriptions, that
+   * reads at most `cap` events for each.
    */
   backlogs(
     only?: { tenantId: string; id: string },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { AppConfig, ConfigError } from '../../config/app-config';
 import {
   addKeyToFile,
@@ -28,8 +29,6 @@ let processKeys: SecretKey[] | undefined;
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-/** How often a key file is read again for a key it did not have. */
-const RELOAD_MS = 1000;
 
 const b64 = (buffer: Buffer) => buffer.toString('base64url');
 
@@ -43,7 +42,8 @@ const b64 = (buffer: Buffer) => buffer.toString('base64url');
 @Injectable()
 export class SecretBox {
   private keys: SecretKey[];
-  private reloadedAt = 0;
+  /** When the key file was last changed, as it was read. */
+  private readAt?: number;
 
   constructor(private readonly config: AppConfig) {
     this.keys = this.load();
@@ -51,11 +51,11 @@ export class SecretBox {
 
   /** The key new secrets are sealed under; undefined when the service holds none. */
   get currentKeyId(): string | undefined {
-    return this.keys[0]?.id;
+    return this.current()[0]?.id;
   }
 
   seal(secret: string, context: SecretContext): string {
-    const key = this.keys[0];
+    const key = this.current()[0];
     if (!key) throw new NoSecretKey();
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key.key, nonce);
@@ -110,13 +110,32 @@ export class SecretBox {
   }
 
   private key(id: string): SecretKey | undefined {
-    const found = this.keys.find((k) => k.id === id);
-    if (found || this.config.secretKeys.kind !== 'file') return found;
-    // The command line may have put a new key in the file since.
-    if (Date.now() - this.reloadedAt < RELOAD_MS) return undefined;
-    this.reloadedAt = Date.now();
-    this.keys = this.load();
-    return this.keys.find((k) => k.id === id);
+    return this.current().find((k) => k.id === id);
+  }
+
+  /**
+   * The keys, a key file read again when it changed since (the command
+   * line's rotation puts a new key first while the service runs: from then
+   * on it seals under it too). A file that cannot be read keeps the keys
+   * read before.
+   */
+  private current(): SecretKey[] {
+    const source = this.config.secretKeys;
+    if (source.kind !== 'file') return this.keys;
+    let changedAt: number;
+    try {
+      changedAt = statSync(source.path).mtimeMs;
+    } catch {
+      return this.keys;
+    }
+    if (changedAt !== this.readAt) {
+      try {
+        this.keys = this.load();
+      } catch {
+        return this.keys;
+      }
+    }
+    return this.keys;
   }
 
   private load(): SecretKey[] {
@@ -126,6 +145,9 @@ export class SecretBox {
         return source.keys;
       case 'file':
         try {
+          this.readAt = statSync(source.path, {
+            throwIfNoEntry: false,
+          })?.mtimeMs;
           return source.own
             ? ownKeyFile(source.path)
             : readKeyFile(source.path);

@@ -39,8 +39,9 @@ export function refusingLookup(
           ? found.map((a) => refusal(a.address)).find(Boolean)
           : 'no address';
         if (reason) {
+          // The name may come from a remote document: not in the message.
           const refused: NodeJS.ErrnoException = new Error(
-            `${hostname} resolves to ${reason}`,
+            `its name resolves to ${reason}`,
           );
           refused.code = REFUSED_ADDRESS;
           return callback(refused, []);

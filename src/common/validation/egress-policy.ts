@@ -33,6 +33,7 @@ const METADATA_HOSTS = new Set([
 /** IPv4 ranges by class; the first that holds an address decides. */
 const V4_RANGES: [string, number, AddressClass][] = [
   ['100.100.100.200', 32, 'link-local'], // Alibaba Cloud metadata
+  ['168.63.129.16', 32, 'link-local'], // Azure WireServer
   ['127.0.0.0', 8, 'loopback'],
   ['0.0.0.0', 8, 'reserved'], // "this network", unspecified
   ['169.254.0.0', 16, 'link-local'], // metadata services too
@@ -42,6 +43,7 @@ const V4_RANGES: [string, number, AddressClass][] = [
   ['192.168.0.0', 16, 'private'],
   ['192.0.0.0', 24, 'reserved'], // IETF protocol assignments
   ['192.0.2.0', 24, 'reserved'], // documentation
+  ['192.88.99.0', 24, 'reserved'], // 6to4 relay anycast
   ['198.18.0.0', 15, 'reserved'], // benchmarking
   ['198.51.100.0', 24, 'reserved'], // documentation
   ['203.0.113.0', 24, 'reserved'], // documentation
@@ -116,6 +118,12 @@ function classOfV6(address: string): AddressClass {
   if ((g[0] & 0xffc0) === 0xfec0) return 'reserved'; // site-local, deprecated
   if ((g[0] & 0xff00) === 0xff00) return 'reserved'; // multicast
   if (g[0] === 0x2001 && g[1] === 0xdb8) return 'reserved'; // documentation
+  // Teredo, NAT64 for local use (RFC 8215) and SIIT: each may carry an
+  // IPv4 address to a translator that reaches it.
+  if (g[0] === 0x2001 && g[1] === 0) return 'reserved';
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'reserved';
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0)
+    return 'reserved';
   if ((g[0] & 0xfe00) === 0xfc00) return 'private'; // unique local
   return 'public';
 }

@@ -107,6 +107,8 @@ describe('isOnIssuerHost', () => {
       false,
     ],
     ['http://127.0.0.1:9/keys', 'http://127.0.0.1:8/realms/a', true],
+    // A remote issuer's document does not choose a port of the host.
+    ['http://127.0.0.1:9/keys', 'https://login.example.org/realms/a', false],
     ['https://169.254.169.254/keys', 'https://login.example.org/', false],
   ])('%s for issuer %s → %s', (jwks, issuer, expected) => {
     expect(isOnIssuerHost(jwks, issuer, true)).toBe(expected);

@@ -16,7 +16,11 @@ export function outboundUrlProblem(value: string): string | undefined {
   return egressUrlProblem(value, true);
 }
 
-/** Whether a discovered JWKS address stays on its issuer's host (or on loopback). */
+/**
+ * Whether a discovered JWKS address stays on its issuer's host (or on
+ * loopback, for an issuer on loopback itself: a remote issuer's document
+ * does not choose a port of the service's host).
+ */
 export function isOnIssuerHost(
   jwksUri: string,
   issuer: string,
@@ -24,7 +28,8 @@ export function isOnIssuerHost(
 ): boolean {
   if (egressUrlProblem(jwksUri, allowPrivate)) return false;
   const keys = new URL(jwksUri);
-  if (isLoopbackHost(keys.hostname)) return true;
+  if (isLoopbackHost(keys.hostname))
+    return isLoopbackHost(new URL(issuer).hostname);
   return keys.protocol === 'https:' && keys.host === new URL(issuer).host;
 }
 
