@@ -5,11 +5,9 @@
 -- ASCII ones (U+0130 to "i", the Kelvin sign to "k"), so a name written
 -- with one of them acted as the ASCII name. Unicode normalization is left
 -- out for the same reason: NFC turns the Kelvin sign into "K", NFKC turns
--- fullwidth letters, ligatures and the long s into ASCII. Where lower()
--- makes A-Z a-z (every locale but a Turkish one, whose lower('I') is a
--- dotless i), two keys equal here were equal under lower() too, so the
--- unique index cannot fail on data the old one accepted; docs/operations.md
--- gives the query that finds duplicates first.
+-- fullwidth letters, ligatures and the long s into ASCII. Two keys equal
+-- here were equal under lower() too, so the unique index cannot fail on
+-- data the old one accepted.
 
 -- CreateFunction
 CREATE FUNCTION ascii_lower(text) RETURNS text
