@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import * as ts from 'typescript';
 
 // What docs/architecture.md says of the code, held true by reading the code.
 const SRC = __dirname;
@@ -141,6 +142,66 @@ describe('docs/architecture.md', () => {
           ].includes(file),
       ),
     ).toStrictEqual([]);
+  });
+
+  it('is right that SQL runs one way: statements through the runners, Prisma through `models`', () => {
+    // Outside src/database/ nothing reaches a connection, a pool, Prisma's
+    // whole client, its raw SQL or its transactions: SQL goes through
+    // Database's runners (`read`, `primary`, `aside`, a transaction's), the
+    // model API through `models`.
+    const reachesAround =
+      /\$(queryRaw|executeRaw|transaction)|Unsafe\b|\.prisma\b|withSession|TransactionClient|PrismaClient\b|from '(pg|@electric-sql\/pglite|pglite-prisma-adapter|@prisma\/adapter-pg)'/;
+    expect(
+      files.filter(
+        (file) =>
+          !file.startsWith('database/') &&
+          !file.startsWith('generated/') &&
+          reachesAround.test(source(file).replace(/^\s*(\/\/|\*).*$/gm, '')),
+      ),
+    ).toStrictEqual([]);
+    // Inside it, raw SQL text runs only where the runners and the migrations
+    // stand on a connection.
+    const rawText =
+      /\$(queryRaw|executeRaw)|Unsafe\b|\.exec\(|\.query\(\{|\.query\(['`]/;
+    expect(
+      files.filter(
+        (file) =>
+          file.startsWith('database/') &&
+          rawText.test(source(file)) &&
+          ![
+            'database/database.ts',
+            'database/adapter-query.ts',
+            'database/pool-statements.ts',
+            'database/migrator.ts',
+            'database/embedded-database.ts',
+            'database/whole-exchanges.ts',
+          ].includes(file),
+      ),
+    ).toStrictEqual([]);
+  });
+
+  it('is right that no function of src/ is longer than 80 lines', () => {
+    const long: string[] = [];
+    for (const file of files.filter((f) => !f.startsWith('generated/'))) {
+      const tree = ts.createSourceFile(
+        file,
+        source(file),
+        ts.ScriptTarget.Latest,
+        true,
+      );
+      const line = (at: number) =>
+        tree.getLineAndCharacterOfPosition(at).line + 1;
+      const visit = (node: ts.Node) => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+          const lines = line(node.end) - line(node.getStart()) + 1;
+          if (lines > 80)
+            long.push(`${file}:${line(node.getStart())} (${lines} lines)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(tree);
+    }
+    expect(long).toStrictEqual([]);
   });
 
   it('is right that no files of src/ import each other in a circle', () => {

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { errorCodes } from '../database/database-errors';
+import { isForeignKeyViolation } from '../database/database-errors';
 import { sql } from 'kysely';
 import { builder, statement } from '../database/sql';
 import type { LinkRow } from '../tenants/tenant-data';
 import type { NewAccount } from './accounts.repository';
-
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** A link attempt under way: what the callback checks and where it sends the browser. */
 export interface LinkAttempt {
@@ -48,6 +46,26 @@ const START_ATTEMPT = statement((p: NewAttempt) =>
     })
     .onConflict((conflict) => conflict.column('ticket_hash').doNothing())
     .returning('state'),
+);
+
+/**
+ * Drops the attempts older than `keepSeconds` that no confirmation waits
+ * for: by then no ticket of their time is accepted any more.
+ */
+const PRUNE_ATTEMPTS = statement((p: { keepSeconds: number }) =>
+  builder
+    .deleteFrom('link_attempt')
+    .where(
+      'created_at',
+      '<',
+      sql<Date>`now() - make_interval(secs => ${p.keepSeconds})`,
+    )
+    .where((eb) =>
+      eb.or([
+        eb('confirm_expires_at', 'is', null),
+        eb('confirm_expires_at', '<', sql<Date>`now()`),
+      ]),
+    ),
 );
 
 /**
@@ -159,7 +177,7 @@ export class AccountLinkRepository {
 
   /** The database's key for link tickets (made by a migration). */
   async findLinkKey(): Promise<Buffer> {
-    const key = await this.database.prisma.serviceKey.findUniqueOrThrow({
+    const key = await this.database.models.serviceKey.findUniqueOrThrow({
       where: { name: 'link' },
     });
     return Buffer.from(key.secret);
@@ -170,7 +188,7 @@ export class AccountLinkRepository {
     tenantId: string,
     providerId: string,
   ): Promise<LinkTarget | undefined> {
-    const tenant = await this.database.prisma.tenant.findUnique({
+    const tenant = await this.database.models.tenant.findUnique({
       where: { id: tenantId },
       select: {
         linkReturnUrls: true,
@@ -204,20 +222,20 @@ export class AccountLinkRepository {
     expiresInSeconds: number,
     keepSeconds: number,
   ): Promise<'started' | 'ticket-used' | 'gone'> {
-    await this.database.prisma.$executeRaw`
-      DELETE FROM link_attempt
-       WHERE created_at < now() - make_interval(secs => ${keepSeconds})
-         AND (confirm_expires_at IS NULL OR confirm_expires_at < now())`;
-    const rows = this.database.primary.rows(START_ATTEMPT, {
-      ...attempt,
-      ticketHash,
-      expiresInSeconds,
+    // The prune and the new attempt commit together, or neither does.
+    const rows = this.database.transaction(async (tx) => {
+      await tx.rows(PRUNE_ATTEMPTS, { keepSeconds });
+      return tx.rows(START_ATTEMPT, {
+        ...attempt,
+        ticketHash,
+        expiresInSeconds,
+      });
     });
     try {
       return (await rows).length ? 'started' : 'ticket-used';
     } catch (error) {
       // The identity or the provider went meanwhile (a foreign key).
-      if (errorCodes(error).includes(FOREIGN_KEY_VIOLATION)) return 'gone';
+      if (isForeignKeyViolation(error)) return 'gone';
       throw error;
     }
   }

@@ -5,7 +5,6 @@ import {
   builder,
   exists,
   onTenantKey,
-  rowsIn,
   statement,
   StatementRow,
 } from '../database/sql';
@@ -83,6 +82,26 @@ const LOCK_IDENTITY = statement((p: { tenantId: string; identityId: string }) =>
     .where('tenant_id', '=', p.tenantId)
     .where('identity_id', '=', p.identityId)
     .forUpdate(),
+);
+
+/** Records the account unless its id or its issued user is taken; the row it wrote, if any. */
+const INSERT_ACCOUNT = statement((p: AccountRow & { tenantId: string }) =>
+  builder
+    .insertInto('account')
+    .values({
+      tenant_id: p.tenantId,
+      account_id: p.accountId,
+      identity_id: p.identityId,
+      account_provider_id: p.accountProviderId,
+      issued_user_id: p.issuedUserId,
+      account_private_personal_identifier: p.accountPrivatePersonalIdentifier,
+      display_name: p.displayName,
+      email_address: p.emailAddress,
+      account_profile_url: p.accountProfileUrl,
+      picture_url: p.pictureUrl,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('account_id'),
 );
 
 /** What decides whether the account may be recorded for the identity; see addAccount. */
@@ -174,12 +193,12 @@ export class AccountsRepository {
     account: NewAccount,
   ): Promise<AddOutcome> {
     return this.database.transaction(async (tx) => {
-      const locked = await rowsIn(tx, LOCK_IDENTITY, {
+      const locked = await tx.rows(LOCK_IDENTITY, {
         tenantId,
         identityId,
       });
       if (locked.length === 0) return 'no-identity';
-      const [facts] = await rowsIn(tx, ACCOUNT_FACTS, {
+      const [facts] = await tx.rows(ACCOUNT_FACTS, {
         tenantId,
         identityId,
         accountId: account.accountId,
@@ -190,17 +209,13 @@ export class AccountsRepository {
       if (facts.usedBy !== null) return 'account-in-use';
       if (facts.idTaken) return 'account-id-taken';
       if (facts.hasOne && !facts.allowsMultiple) return 'limit-reached';
-      const a = account;
-      const inserted = await tx.$executeRaw`
-        INSERT INTO account (tenant_id, account_id, identity_id, account_provider_id, issued_user_id,
-                             account_private_personal_identifier, display_name, email_address,
-                             account_profile_url, picture_url)
-        VALUES (${tenantId}, ${a.accountId}, ${identityId}, ${a.accountProviderId}, ${a.issuedUserId},
-                ${a.accountPrivatePersonalIdentifier}, ${a.displayName}, ${a.emailAddress},
-                ${a.accountProfileUrl}, ${a.pictureUrl})
-        ON CONFLICT DO NOTHING`;
+      const inserted = await tx.rows(INSERT_ACCOUNT, {
+        ...account,
+        tenantId,
+        identityId,
+      });
       // Taken meanwhile by a recording that did not hold this identity's lock.
-      if (inserted === 0) return 'account-in-use';
+      if (inserted.length === 0) return 'account-in-use';
       await appendEvents(tx, tenantId, [
         { identityId, type: 'updated', fields: ['accounts'] },
       ]);

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { sql } from 'kysely';
-import { builder, rowsIn, statement } from '../database/sql';
+import { builder, statement } from '../database/sql';
 import { Prisma } from '../generated/prisma/client';
 import { appendEvents } from '../events/events.repository';
 import { secretWrite } from '../tenants/client-secrets';
 import type { LinkRow, ProviderRow } from '../tenants/tenant-data';
-import type { Transaction } from '../database/tenant-lock';
+import type { Transaction } from '../database/database';
 import { afterPosition, SettingsRows } from './settings-rows.repository';
 
 export type ProviderSettings = Omit<
@@ -115,7 +115,7 @@ async function lockProvider(
   tenantId: string,
   id: string,
 ): Promise<ProviderRow | null> {
-  const [row] = await rowsIn(tx, LOCK_PROVIDER, { tenantId, id });
+  const [row] = await tx.rows(LOCK_PROVIDER, { tenantId, id });
   // The link settings were validated when they were written.
   return row ? { ...row, link: row.link as LinkRow | null } : null;
 }
@@ -135,7 +135,7 @@ export class AccountProvidersRepository {
     after: number | undefined,
     limit: number,
   ): Promise<ProviderRow[]> {
-    return (await this.database.prisma.accountProvider.findMany({
+    return (await this.database.models.accountProvider.findMany({
       ...afterPosition(tenantId, after, limit),
       select: COLUMNS,
     })) as ProviderRow[];
@@ -145,7 +145,7 @@ export class AccountProvidersRepository {
     tenantId: string,
     id: string,
   ): Promise<ProviderRow | null> {
-    return (await this.database.prisma.accountProvider.findUnique({
+    return (await this.database.models.accountProvider.findUnique({
       where: {
         tenantId_accountProviderId: { tenantId, accountProviderId: id },
       },
@@ -193,7 +193,7 @@ export class AccountProvidersRepository {
       actor,
       (tx) => this.insertProvider(tx, tenantId, id, settings, sealed),
       async (tx) =>
-        (await tx.accountProvider.count({ where: { tenantId } })) >= max
+        (await tx.models.accountProvider.count({ where: { tenantId } })) >= max
           ? { refused: 'full' as const, max }
           : undefined,
     );
@@ -206,11 +206,11 @@ export class AccountProvidersRepository {
     settings: ProviderSettings,
     sealed: string | null,
   ): Promise<ProviderRow> {
-    const { _max } = await tx.accountProvider.aggregate({
+    const { _max } = await tx.models.accountProvider.aggregate({
       where: { tenantId },
       _max: { position: true },
     });
-    return (await tx.accountProvider.create({
+    return (await tx.models.accountProvider.create({
       data: {
         tenantId,
         accountProviderId: id,
@@ -263,7 +263,7 @@ export class AccountProvidersRepository {
         };
       },
       async (tx) => {
-        await tx.accountProvider.update({
+        await tx.models.accountProvider.update({
           where: {
             tenantId_accountProviderId: { tenantId, accountProviderId: id },
           },
@@ -272,7 +272,7 @@ export class AccountProvidersRepository {
         // Links under way, and accounts waiting for their confirmation,
         // came from the settings before: none is recorded under new ones.
         if (linkChanged)
-          await tx.linkAttempt.deleteMany({
+          await tx.models.linkAttempt.deleteMany({
             where: { tenantId, accountProviderId: id },
           });
       },
@@ -281,7 +281,7 @@ export class AccountProvidersRepository {
           return { refused: 'secret-needed-again' as const };
         if (!current.allowsMultipleAccounts || settings.allowsMultipleAccounts)
           return undefined;
-        const several = await tx.account.groupBy({
+        const several = await tx.models.account.groupBy({
           by: ['identityId'],
           where: { tenantId, accountProviderId: id },
           having: { identityId: { _count: { gt: 1 } } },
@@ -319,7 +319,7 @@ export class AccountProvidersRepository {
       async (tx) => {
         let removedAccounts = 0;
         if (withAccounts) {
-          const removed = await rowsIn(tx, REMOVE_ACCOUNTS, {
+          const removed = await tx.rows(REMOVE_ACCOUNTS, {
             tenantId,
             id,
           });
@@ -336,7 +336,7 @@ export class AccountProvidersRepository {
               })),
           );
         }
-        await tx.accountProvider.delete({
+        await tx.models.accountProvider.delete({
           where: {
             tenantId_accountProviderId: { tenantId, accountProviderId: id },
           },
@@ -344,7 +344,7 @@ export class AccountProvidersRepository {
         return { removedAccounts };
       },
       async (tx) => {
-        const issuers = await tx.tokenIssuer.findMany({
+        const issuers = await tx.models.tokenIssuer.findMany({
           where: { tenantId, accountProvider: id },
           orderBy: { position: 'asc' },
           select: { issuer: true },
@@ -355,7 +355,7 @@ export class AccountProvidersRepository {
             issuers: issuers.map((i) => i.issuer),
           };
         if (withAccounts) return undefined;
-        const accounts = await tx.account.count({
+        const accounts = await tx.models.account.count({
           where: { tenantId, accountProviderId: id },
         });
         return accounts

@@ -69,101 +69,128 @@ export const adminList = (path: string, doc: RouteDoc, type: Type) =>
     }),
   );
 
+/** Where one resource of a kind is: its path, the parameter naming it, what it is. */
+interface One {
+  /** `<path>/:<id>`; the collection's path for a resource of which there is one. */
+  path: string;
+  /** The path parameter's documentation, made for each route; none without one. */
+  id: () => MethodDecorator[];
+  called: string;
+  type: Type;
+}
+
+/** POST of a new one: 201 with what was made and where it is. */
+const adminCreate =
+  ({ path, type }: AdminResource) =>
+  (
+    doc: RouteDoc,
+    body: Type,
+    answer: {
+      type?: Type;
+      problems?: Problems;
+      headers?: ResponseHeader[];
+    } = {},
+  ) =>
+    stack(
+      Route('POST', path),
+      Access('admin'),
+      HttpCode(201),
+      operation(doc),
+      ApiAdminRoute(...(answer.problems ?? []), 413, 415),
+      ApiBody({ type: body }),
+      ApiCreatedResponse({
+        type: answer.type ?? type,
+        headers: headers(
+          ...RATE_LIMIT,
+          ...(answer.headers ?? ['ETag', 'Location']),
+        ),
+      }),
+    );
+
+/** GET of one, answered conditionally. */
+const adminRead =
+  ({ path, id, type }: One) =>
+  (doc: RouteDoc) =>
+    stack(
+      Route('GET', path),
+      Access('admin'),
+      operation(doc),
+      ApiAdminRoute(404),
+      ...id(),
+      ApiConditionalGet(),
+      ApiOkResponse({ type, headers: headers(...RATE_LIMIT, 'ETag') }),
+    );
+
+/** PUT (every setting) or PATCH (the ones sent) of one, under If-Match. */
+const adminChange =
+  ({ path, id, called, type }: One) =>
+  (
+    method: 'PUT' | 'PATCH',
+    doc: RouteDoc,
+    body: Type,
+    problems: Problems = [],
+  ) =>
+    stack(
+      Route(method, path),
+      Access('admin'),
+      operation(doc),
+      ApiAdminRoute(404, ...problems, 412, 413, 415),
+      ...id(),
+      ApiIfMatch(called),
+      ApiBody({ type: body }),
+      ApiOkResponse({ type, headers: headers(...RATE_LIMIT, 'ETag') }),
+    );
+
+/** DELETE of one, under If-Match: 204. */
+const adminRemove =
+  ({ path, id, called }: One) =>
+  (doc: RouteDoc, done: string, problems: Problems = []) =>
+    stack(
+      Route('DELETE', path),
+      Access('admin'),
+      operation(doc),
+      ApiAdminRoute(404, ...problems, 412),
+      ...id(),
+      ApiIfMatch(called),
+      NoContent(done),
+    );
+
+/** Another operation on one, at `<one>/<action>`: the rest of its documentation in `more`. */
+const adminAction =
+  ({ path, id }: One) =>
+  (
+    verb: 'GET' | 'POST',
+    action: string,
+    doc: RouteDoc,
+    problems: Problems,
+    ...more: MethodDecorator[]
+  ) =>
+    stack(
+      Route(verb, `${path}/${action}`),
+      Access('admin'),
+      operation(doc),
+      ApiAdminRoute(404, ...problems),
+      ...id(),
+      ...more,
+    );
+
 /** The decorators of a resource's routes. */
 export function adminRoutes(resource: AdminResource) {
   const { path, called, type } = resource;
   const named = resource.id;
-  const one = !named
-    ? path
-    : [path, `:${named.name}`].filter(Boolean).join('/');
-  const id = (): MethodDecorator[] => (named ? [ApiParam(named)] : []);
+  const one: One = {
+    path: !named ? path : [path, `:${named.name}`].filter(Boolean).join('/'),
+    id: () => (named ? [ApiParam(named)] : []),
+    called,
+    type,
+  };
   return {
     /** GET of the collection, a page at a time, answered conditionally. */
     list: (doc: RouteDoc) => adminList(path, doc, type),
-
-    /** POST of a new one: 201 with what was made and where it is. */
-    create: (
-      doc: RouteDoc,
-      body: Type,
-      answer: {
-        type?: Type;
-        problems?: Problems;
-        headers?: ResponseHeader[];
-      } = {},
-    ) =>
-      stack(
-        Route('POST', path),
-        Access('admin'),
-        HttpCode(201),
-        operation(doc),
-        ApiAdminRoute(...(answer.problems ?? []), 413, 415),
-        ApiBody({ type: body }),
-        ApiCreatedResponse({
-          type: answer.type ?? type,
-          headers: headers(
-            ...RATE_LIMIT,
-            ...(answer.headers ?? ['ETag', 'Location']),
-          ),
-        }),
-      ),
-
-    /** GET of one, answered conditionally. */
-    read: (doc: RouteDoc) =>
-      stack(
-        Route('GET', one),
-        Access('admin'),
-        operation(doc),
-        ApiAdminRoute(404),
-        ...id(),
-        ApiConditionalGet(),
-        ApiOkResponse({ type, headers: headers(...RATE_LIMIT, 'ETag') }),
-      ),
-
-    /** PUT (every setting) or PATCH (the ones sent) of one, under If-Match. */
-    change: (
-      method: 'PUT' | 'PATCH',
-      doc: RouteDoc,
-      body: Type,
-      problems: Problems = [],
-    ) =>
-      stack(
-        Route(method, one),
-        Access('admin'),
-        operation(doc),
-        ApiAdminRoute(404, ...problems, 412, 413, 415),
-        ...id(),
-        ApiIfMatch(called),
-        ApiBody({ type: body }),
-        ApiOkResponse({ type, headers: headers(...RATE_LIMIT, 'ETag') }),
-      ),
-
-    /** DELETE of one, under If-Match: 204. */
-    remove: (doc: RouteDoc, done: string, problems: Problems = []) =>
-      stack(
-        Route('DELETE', one),
-        Access('admin'),
-        operation(doc),
-        ApiAdminRoute(404, ...problems, 412),
-        ...id(),
-        ApiIfMatch(called),
-        NoContent(done),
-      ),
-
-    /** Another operation on one, at `<one>/<action>`: the rest of its documentation in `more`. */
-    action: (
-      verb: 'GET' | 'POST',
-      action: string,
-      doc: RouteDoc,
-      problems: Problems,
-      ...more: MethodDecorator[]
-    ) =>
-      stack(
-        Route(verb, `${one}/${action}`),
-        Access('admin'),
-        operation(doc),
-        ApiAdminRoute(404, ...problems),
-        ...id(),
-        ...more,
-      ),
+    create: adminCreate(resource),
+    read: adminRead(one),
+    change: adminChange(one),
+    remove: adminRemove(one),
+    action: adminAction(one),
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { builder, rowsIn, statement, StatementRow } from '../database/sql';
+import { builder, statement, StatementRow } from '../database/sql';
 import { appendAdminEvent } from '../events/events.repository';
 
 /** A tenant's settings as the admin API shows them. */
@@ -41,7 +41,7 @@ export class AdminRepository {
   constructor(private readonly database: Database) {}
 
   findSettings(tenantId: string): Promise<TenantSettings | null> {
-    return this.database.prisma.tenant.findUnique({
+    return this.database.models.tenant.findUnique({
       where: { id: tenantId },
       select: {
         id: true,
@@ -64,13 +64,13 @@ export class AdminRepository {
     actor: string,
   ): Promise<TenantSettings | 'stale' | null> {
     return this.database.transaction(async (tx) => {
-      const [current] = await rowsIn(tx, LOCK_SETTINGS, { tenantId });
+      const [current] = await tx.rows(LOCK_SETTINGS, { tenantId });
       if (!current) return null;
       const changes = plan(current);
       if (changes === 'stale') return 'stale';
       const after = { ...current, ...changes };
       if (JSON.stringify(after) === JSON.stringify(current)) return current;
-      await tx.tenant.update({ where: { id: tenantId }, data: changes });
+      await tx.models.tenant.update({ where: { id: tenantId }, data: changes });
       await appendAdminEvent(tx, tenantId, {
         actor,
         action: 'tenant.updated',

@@ -1,6 +1,10 @@
 import type { Database } from '../database/database';
-import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
-import { appendAdminEvent } from '../events/events.repository';
+import type { Transaction } from '../database/database';
+import { lockTenantSettings } from '../database/tenant-lock';
+import {
+  type AdminAction,
+  appendAdminEvent,
+} from '../events/events.repository';
 
 /** Why a change of a settings row was not made; the service says it. */
 interface Refusal {
@@ -21,23 +25,35 @@ export const afterPosition = (
   take: limit,
 });
 
+/** A row as the audit log holds it, by default: all but its place in the tenant's order. */
+const withoutPosition = (row: object): object => {
+  const { position: _p, ...settings } = row as { position?: unknown };
+  return settings;
+};
+
 /**
  * The rows of one kind of a tenant's settings (its account providers, its
- * token issuers), changed one at a time: each change in one transaction
- * after the tenant's settings lock, with the row locked and its audit log
- * entry, which holds the row by its settings' API names.
+ * token issuers, its webhook subscriptions), changed one at a time: each
+ * change in one transaction after the tenant's settings lock, with the row
+ * locked and its audit log entry, which holds the row by its settings' API
+ * names.
  */
-export class SettingsRows<Row extends { position: number }> {
+export class SettingsRows<Row extends object> {
   constructor(
     private readonly database: Database,
     /** The audit log's name of the kind: a row's target is `<kind>:<id>`. */
-    private readonly kind: 'provider' | 'issuer',
+    private readonly kind: 'provider' | 'issuer' | 'webhook',
     /** The tenant's row of that id, locked for the transaction; null when none. */
     private readonly lock: (
       tx: Transaction,
       tenantId: string,
       id: string,
     ) => Promise<Row | null>,
+    /** What the audit log holds of a row, in an entry of `action`. */
+    private readonly describe: (
+      row: Row,
+      action: AdminAction,
+    ) => object = withoutPosition,
   ) {}
 
   /**
@@ -58,7 +74,9 @@ export class SettingsRows<Row extends { position: number }> {
       const refusal = await refuse?.(tx);
       if (refusal) return refusal;
       const row = await write(tx);
-      await this.audit(tx, tenantId, actor, id, 'created', { after: row });
+      await this.audit(tx, tenantId, actor, id, `${this.kind}.created`, {
+        after: row,
+      });
       return row;
     });
   }
@@ -87,7 +105,30 @@ export class SettingsRows<Row extends { position: number }> {
       };
       if (JSON.stringify(after) === JSON.stringify(current)) return current;
       await write(tx);
-      await this.audit(tx, tenantId, actor, id, 'updated', {
+      await this.audit(tx, tenantId, actor, id, `${this.kind}.updated`, {
+        before: current,
+        after,
+      });
+      return after;
+    });
+  }
+
+  /**
+   * Changes the row as `write` does, when `check` passes on the current
+   * one, and logs it as `action` with the row before and the row after,
+   * which `write` answers; that row, or null when there is none.
+   */
+  update(
+    tenantId: string,
+    id: string,
+    check: (current: Row) => boolean,
+    actor: string,
+    action: AdminAction,
+    write: (tx: Transaction, current: Row) => Promise<Row>,
+  ): Promise<Row | { refused: 'stale' } | null> {
+    return this.change(tenantId, id, check, async (current, tx) => {
+      const after = await write(tx, current);
+      await this.audit(tx, tenantId, actor, id, action, {
         before: current,
         after,
       });
@@ -112,7 +153,7 @@ export class SettingsRows<Row extends { position: number }> {
       const refusal = await refuse?.(tx);
       if (refusal) return refusal;
       const removed = await write(tx, current);
-      await this.audit(tx, tenantId, actor, id, 'deleted', {
+      await this.audit(tx, tenantId, actor, id, `${this.kind}.deleted`, {
         before: current,
       });
       return removed;
@@ -140,17 +181,13 @@ export class SettingsRows<Row extends { position: number }> {
     tenantId: string,
     actor: string,
     id: string,
-    change: 'created' | 'updated' | 'deleted',
+    action: AdminAction,
     rows: { before?: Row; after?: Row },
   ): Promise<void> {
-    const described = (row?: Row) => {
-      if (!row) return undefined;
-      const { position: _p, ...settings } = row;
-      return settings;
-    };
+    const described = (row?: Row) => row && this.describe(row, action);
     return appendAdminEvent(tx, tenantId, {
       actor,
-      action: `${this.kind}.${change}`,
+      action,
       target: `${this.kind}:${id}`,
       before: described(rows.before),
       after: described(rows.after),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { builder, rowsIn, statement } from '../database/sql';
-import type { Transaction } from '../database/tenant-lock';
+import { builder, statement } from '../database/sql';
+import type { Transaction } from '../database/database';
 import type { IssuerRow } from '../tenants/tenant-data';
 import { afterPosition, SettingsRows } from './settings-rows.repository';
 
@@ -56,7 +56,7 @@ async function lockIssuer(
   tenantId: string,
   issuer: string,
 ): Promise<IssuerRow | null> {
-  const [row]: (IssuerRow | undefined)[] = await rowsIn(tx, LOCK_ISSUER, {
+  const [row]: (IssuerRow | undefined)[] = await tx.rows(LOCK_ISSUER, {
     tenantId,
     issuer,
   });
@@ -82,7 +82,7 @@ export class TokenIssuersRepository {
     after: number | undefined,
     limit: number,
   ): Promise<IssuerRow[]> {
-    return this.database.prisma.tokenIssuer.findMany({
+    return this.database.models.tokenIssuer.findMany({
       ...afterPosition(tenantId, after, limit),
       select: COLUMNS,
     }) as Promise<IssuerRow[]>;
@@ -104,16 +104,16 @@ export class TokenIssuersRepository {
       row.issuer,
       actor,
       async (tx) => {
-        const { _max } = await tx.tokenIssuer.aggregate({
+        const { _max } = await tx.models.tokenIssuer.aggregate({
           where: { tenantId },
           _max: { position: true },
         });
         const created = { ...row, position: (_max.position ?? -1) + 1 };
-        await tx.tokenIssuer.create({ data: { tenantId, ...created } });
+        await tx.models.tokenIssuer.create({ data: { tenantId, ...created } });
         return created;
       },
       async (tx) =>
-        (await tx.tokenIssuer.count({ where: { tenantId } })) >= max
+        (await tx.models.tokenIssuer.count({ where: { tenantId } })) >= max
           ? { refused: 'full' as const }
           : this.refusal(tx, tenantId, row),
     );
@@ -136,7 +136,7 @@ export class TokenIssuersRepository {
       actor,
       row,
       (tx) =>
-        tx.tokenIssuer.update({
+        tx.models.tokenIssuer.update({
           where: { tenantId_issuer: { tenantId, issuer: row.issuer } },
           data: row,
         }),
@@ -157,7 +157,7 @@ export class TokenIssuersRepository {
       check,
       actor,
       async (tx, current) => {
-        await tx.tokenIssuer.delete({
+        await tx.models.tokenIssuer.delete({
           where: { tenantId_issuer: { tenantId, issuer } },
         });
         return current;
@@ -177,12 +177,12 @@ export class TokenIssuersRepository {
   ): Promise<IssuerRefusal | undefined> {
     if (
       row.accountProvider !== null &&
-      !(await tx.accountProvider.count({
+      !(await tx.models.accountProvider.count({
         where: { tenantId, accountProviderId: row.accountProvider },
       }))
     )
       return { refused: 'unknown-provider' };
-    const others = await tx.tokenIssuer.findMany({
+    const others = await tx.models.tokenIssuer.findMany({
       where: {
         issuer: row.issuer,
         tenantId: { not: tenantId },

@@ -305,7 +305,7 @@ export class AccessRepository {
   }
   /** The authorization servers whose JWTs the tenant accepts; undefined for an unknown tenant. */
   async findIssuers(tenantId: string): Promise<IssuerConfig[] | undefined> {
-    const tenant = await this.database.prisma.tenant.findUnique({
+    const tenant = await this.database.models.tenant.findUnique({
       where: { id: tenantId },
       select: {
         issuers: {

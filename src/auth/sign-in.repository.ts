@@ -2,15 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { WRITTEN } from '../identity/identity-writes';
 import { Database } from '../database/database';
 import {
-  errorCodes,
+  isForeignKeyViolation,
   isUniqueViolation,
   USER_NAME_INDEX,
 } from '../database/database-errors';
 import { sql } from 'kysely';
-import { builder, compiled, rowsIn, statement } from '../database/sql';
+import { builder, statement } from '../database/sql';
 import { eventsOf } from '../events/events.repository';
 import type { Identity } from '../generated/kysely/tables';
-import { FIELD_NAMES, IDENTITY_FIELDS } from '../identity/identity-fields';
+import {
+  FIELD_NAMES,
+  IDENTITY_FIELDS,
+  type IdentityField,
+} from '../identity/identity-fields';
 import {
   IDENTITY_COLUMN,
   IDENTITY_SELECTION,
@@ -19,9 +23,6 @@ import {
 import type { IdentityRecord } from '../identity/identity.record';
 import type { IdentityMatch } from './token-issuer';
 import type { ClaimedAccount, ClaimedFields } from './sign-in-claims';
-
-/** SQLSTATE of a foreign key violation: the tenant or provider went away meanwhile. */
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** Moves the identity's lastLogin forward; see recordSignIn. */
 const RECORD_SIGN_IN = statement(
@@ -73,12 +74,12 @@ export class SignInRepository {
     account: ClaimedAccount | null,
   ): Promise<boolean> {
     try {
-      const created = await this.database.primary.rowsOf(
+      const created = await this.database.primary.query(
         createStatement(tenantId, identityId, fields, account),
       );
       return created.length > 0;
     } catch (error) {
-      if (errorCodes(error).includes(FOREIGN_KEY_VIOLATION)) return false;
+      if (isForeignKeyViolation(error)) return false;
       // The claimed userName is another identity's: a claim that does not
       // fit is left out, as any other.
       if (
@@ -115,25 +116,24 @@ export class SignInRepository {
     const folded = match === 'userName' || match === 'verifiedEmail';
     try {
       return await this.database.transaction(async (tx) => {
-        await tx.$queryRaw`SELECT pg_advisory_xact_lock(${JIT_LOCK}::int,
-          hashtext(${[tenantId, match, provider ?? '', ''].join(' ')}
-            || CASE WHEN ${folded}::boolean THEN ascii_lower(${subject}::text)
-               ELSE ${subject}::text END))::text`;
-        const [exists] = await rowsIn(tx, KEY_TAKEN[match], {
+        await tx.rows(LOCK_KEY, {
+          prefix: [tenantId, match, provider ?? '', ''].join(' '),
+          folded,
+          subject,
+        });
+        const [exists] = await tx.rows(KEY_TAKEN[match], {
           tenantId,
           subject,
           provider,
         });
         if (exists) return false;
-        const created = await rowsIn(
-          tx,
-          compiled(createStatement(tenantId, identityId, fields, account)),
-          {},
+        const created = await tx.query(
+          createStatement(tenantId, identityId, fields, account),
         );
         return created.length > 0;
       });
     } catch (error) {
-      if (errorCodes(error).includes(FOREIGN_KEY_VIOLATION)) return false;
+      if (isForeignKeyViolation(error)) return false;
       // Another identity has the claimed userName (of preferred_username):
       // left out, as any claim that does not fit. With match userName the
       // subject is that key, and whoever has it is found instead.
@@ -221,6 +221,22 @@ const KEY_TAKEN = {
 const JIT_LOCK = 0x1d41;
 
 /**
+ * Takes the lock of one key of a just-in-time identity: `prefix` names the
+ * tenant, the match and the provider, `subject` the key's value, in the
+ * canonical form KEY_TAKEN compares when `folded`.
+ */
+const LOCK_KEY = statement(
+  (p: { prefix: string; folded: boolean; subject: string }) =>
+    builder
+      .selectFrom(
+        sql`pg_advisory_xact_lock(${JIT_LOCK}::int, hashtext(${p.prefix}::text
+          || CASE WHEN ${p.folded}::boolean THEN ascii_lower(${p.subject}::text)
+             ELSE ${p.subject}::text END))`.as('lock'),
+      )
+      .select(sql<number>`1`.as('locked')),
+);
+
+/**
  * One statement that creates the identity with its account and its
  * `created` event, unless the id exists or an identity keeps it as merged
  * into it; it answers the id it created, if any.
@@ -235,7 +251,34 @@ function createStatement(
   const given = FIELD_NAMES.filter((f) => f in fields).map(
     (f) => [f, fields[f as keyof ClaimedFields]] as const,
   );
-  const created = builder.with('created', (db) =>
+  const created = identityCreated(tenantId, identityId, given);
+  const event = eventsOf(
+    'created',
+    tenantId,
+    'created',
+    given.map(([f]) => f),
+  );
+  if (!account)
+    return created
+      .with('event', () => event)
+      .selectFrom('created')
+      .select('identityId');
+  return accountCreated(created, tenantId, account)
+    .with('event', () => event)
+    .selectFrom('created')
+    .select('identityId');
+}
+
+/**
+ * The `created` step of createStatement: the identity with the fields
+ * `given`, unless the id exists or an identity keeps it as merged into it.
+ */
+function identityCreated(
+  tenantId: string,
+  identityId: string,
+  given: readonly (readonly [IdentityField, unknown])[],
+) {
+  return builder.with('created', (db) =>
     db
       .insertInto('identity')
       .columns([
@@ -277,50 +320,41 @@ function createStatement(
       )
       .returning('identity_id as identityId'),
   );
-  const event = eventsOf(
-    'created',
-    tenantId,
-    'created',
-    given.map(([f]) => f),
+}
+
+/** The `account` step of createStatement: the account, unless its id or issued id is taken. */
+function accountCreated(
+  created: ReturnType<typeof identityCreated>,
+  tenantId: string,
+  a: ClaimedAccount,
+) {
+  return created.with('account', (db) =>
+    db
+      .insertInto('account')
+      .columns([
+        'tenant_id',
+        'account_id',
+        'identity_id',
+        'account_provider_id',
+        'issued_user_id',
+        'display_name',
+        'email_address',
+        'picture_url',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('created as c')
+          .select([
+            eb.val(tenantId).as('tenant_id'),
+            eb.val(a.accountId).as('account_id'),
+            'c.identityId as identity_id',
+            eb.val(a.accountProviderId).as('account_provider_id'),
+            eb.val(a.issuedUserId).as('issued_user_id'),
+            sql<string | null>`${a.displayName}::text`.as('display_name'),
+            sql<string | null>`${a.emailAddress}::text`.as('email_address'),
+            sql<string | null>`${a.pictureUrl}::text`.as('picture_url'),
+          ]),
+      )
+      .onConflict((conflict) => conflict.doNothing()),
   );
-  if (!account)
-    return created
-      .with('event', () => event)
-      .selectFrom('created')
-      .select('identityId');
-  const a = account;
-  // The account, unless its id or issued id is taken.
-  return created
-    .with('account', (db) =>
-      db
-        .insertInto('account')
-        .columns([
-          'tenant_id',
-          'account_id',
-          'identity_id',
-          'account_provider_id',
-          'issued_user_id',
-          'display_name',
-          'email_address',
-          'picture_url',
-        ])
-        .expression((eb) =>
-          eb
-            .selectFrom('created as c')
-            .select([
-              eb.val(tenantId).as('tenant_id'),
-              eb.val(a.accountId).as('account_id'),
-              'c.identityId as identity_id',
-              eb.val(a.accountProviderId).as('account_provider_id'),
-              eb.val(a.issuedUserId).as('issued_user_id'),
-              sql<string | null>`${a.displayName}::text`.as('display_name'),
-              sql<string | null>`${a.emailAddress}::text`.as('email_address'),
-              sql<string | null>`${a.pictureUrl}::text`.as('picture_url'),
-            ]),
-        )
-        .onConflict((conflict) => conflict.doNothing()),
-    )
-    .with('event', () => event)
-    .selectFrom('created')
-    .select('identityId');
 }

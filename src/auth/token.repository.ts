@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
+import type { Transaction } from '../database/database';
+import { lockTenantSettings } from '../database/tenant-lock';
 import { appendAdminEvent } from '../events/events.repository';
 
 /** What a token grants: to which identity or app, with which scopes, until when. */
@@ -53,7 +54,7 @@ function describe(token: TokenGrant): object {
 
 /** The tenant's tokens neither revoked nor expired. */
 const liveTokens = (tx: Transaction, tenantId: string) =>
-  tx.token.count({
+  tx.models.token.count({
     where: {
       tenantId,
       revokedAt: null,
@@ -82,7 +83,10 @@ export class TokenRepository {
         await lockTenantSettings(tx, token.tenantId);
         if ((await liveTokens(tx, token.tenantId)) >= maxLive) return 'full';
       }
-      const created = await tx.token.create({ data: token, select: SUMMARY });
+      const created = await tx.models.token.create({
+        data: token,
+        select: SUMMARY,
+      });
       await appendAdminEvent(tx, token.tenantId, {
         actor,
         action: 'token.created',
@@ -104,12 +108,12 @@ export class TokenRepository {
     actor: string,
   ): Promise<boolean> {
     return this.database.transaction(async (tx) => {
-      const live = await tx.token.findFirst({
+      const live = await tx.models.token.findFirst({
         where: { tenantId, ...which, revokedAt: null },
         select: { id: true },
       });
       if (!live) return false;
-      const { count } = await tx.token.updateMany({
+      const { count } = await tx.models.token.updateMany({
         where: { id: live.id, revokedAt: null },
         data: { revokedAt: new Date() },
       });
@@ -125,7 +129,7 @@ export class TokenRepository {
 
   /** One token of the tenant, live or not. */
   findToken(tenantId: string, id: string): Promise<TokenSummary | null> {
-    return this.database.prisma.token.findFirst({
+    return this.database.models.token.findFirst({
       where: { tenantId, id },
       select: SUMMARY,
     });
@@ -137,7 +141,7 @@ export class TokenRepository {
     after: { createdAt: Date; id: string } | undefined,
     limit: number,
   ): Promise<TokenSummary[]> {
-    return this.database.prisma.token.findMany({
+    return this.database.models.token.findMany({
       where: {
         tenantId,
         ...(after && {
@@ -153,7 +157,7 @@ export class TokenRepository {
     });
   }
   listTokens(tenantId: string): Promise<TokenSummary[]> {
-    return this.database.prisma.token.findMany({
+    return this.database.models.token.findMany({
       where: { tenantId },
       orderBy: { createdAt: 'asc' },
       select: SUMMARY,
@@ -161,7 +165,7 @@ export class TokenRepository {
   }
   async identityExists(tenantId: string, identityId: string): Promise<boolean> {
     return (
-      (await this.database.prisma.identity.count({
+      (await this.database.models.identity.count({
         where: { tenantId, identityId },
       })) > 0
     );
@@ -170,7 +174,7 @@ export class TokenRepository {
     tenantId: string,
     accountId: string,
   ): Promise<string | undefined> {
-    const account = await this.database.prisma.account.findUnique({
+    const account = await this.database.models.account.findUnique({
       where: { tenantId_accountId: { tenantId, accountId } },
       select: { identityId: true },
     });
@@ -178,7 +182,7 @@ export class TokenRepository {
   }
   async tenantExists(tenantId: string): Promise<boolean> {
     return (
-      (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0
+      (await this.database.models.tenant.count({ where: { id: tenantId } })) > 0
     );
   }
 }

@@ -382,38 +382,8 @@ function trustProxyValue(value: string): boolean | number | string {
  * a ConfigError naming the variable; empty strings count as unset.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const set = Object.fromEntries(
-    Object.entries(env).filter(
-      ([, value]) => value !== undefined && value !== '',
-    ),
-  );
-  const parsed = plainToInstance(Environment, set);
-  const errors = validateSync(parsed, {
-    whitelist: true,
-    stopAtFirstError: true,
-  });
-  if (errors.length > 0) {
-    const lines = errors.map(
-      (e) =>
-        `${e.property}=${shown(e.property, env[e.property])}: ${Object.values(
-          e.constraints ?? {},
-        )
-          .map((m) => m.replace(`${e.property} `, ''))
-          .join('; ')}`,
-    );
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
-  // An attempt must end well within the lease it was started under, or a
-  // second instance could take the subscription over while it runs.
-  if (parsed.WEBHOOK_LEASE_SECONDS * 1000 < 2 * parsed.WEBHOOK_TIMEOUT_MS)
-    throw new ConfigError(
-      `Invalid configuration:\n  WEBHOOK_LEASE_SECONDS=${parsed.WEBHOOK_LEASE_SECONDS}: must be at least twice WEBHOOK_TIMEOUT_MS (${parsed.WEBHOOK_TIMEOUT_MS} ms)`,
-    );
-  for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URL'] as const)
-    if (parsed[name] && !parsed.DATABASE_URL)
-      throw new ConfigError(
-        `Invalid configuration:\n  ${name}=${shown(name, parsed[name])}: needs DATABASE_URL; the embedded database has neither a pooler nor replicas`,
-      );
+  const parsed = validEnvironment(env);
+  checkCombinations(parsed);
   const secretKeys = secretKeySource(parsed);
   const seedDemo = parsed.SEED_DEMO ?? parsed.DATABASE_URL === undefined;
   const egressPrivateNetworkTenants = privateNetworkTenantsOf(parsed, seedDemo);
@@ -456,20 +426,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     publicUrl: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
     linkTicketSeconds: parsed.LINK_TICKET_SECONDS,
     linkAttemptSeconds: parsed.LINK_ATTEMPT_SECONDS,
-    webhooks: {
-      deliver: parsed.WEBHOOK_DELIVERY,
-      pollMs: parsed.WEBHOOK_POLL_MS,
-      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
-      leaseMs: parsed.WEBHOOK_LEASE_SECONDS * 1000,
-      retryBaseMs: parsed.WEBHOOK_RETRY_BASE_MS,
-      retryMaxMs: parsed.WEBHOOK_RETRY_MAX_MS,
-      retrySeconds: parsed.WEBHOOK_RETRY_SECONDS,
-      concurrency: parsed.WEBHOOK_CONCURRENCY,
-      tenantConcurrency: parsed.WEBHOOK_TENANT_CONCURRENCY,
-      claimMs: parsed.WEBHOOK_CLAIM_MS,
-      logDays: parsed.WEBHOOK_LOG_DAYS,
-      privateNetworkTenants: egressPrivateNetworkTenants,
-    },
+    webhooks: webhookConfig(parsed, egressPrivateNetworkTenants),
     secretKeys,
     metrics: {
       token: parsed.METRICS_TOKEN,
@@ -482,6 +439,68 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       auditLogDays: parsed.AUDIT_LOG_DAYS,
       webhookReplaySeconds: parsed.WEBHOOK_REPLAY_SECONDS,
     },
+  };
+}
+
+/** The variables that are set, each valid on its own, or a ConfigError naming each that is not. */
+function validEnvironment(env: NodeJS.ProcessEnv): Environment {
+  const set = Object.fromEntries(
+    Object.entries(env).filter(
+      ([, value]) => value !== undefined && value !== '',
+    ),
+  );
+  const parsed = plainToInstance(Environment, set);
+  const errors = validateSync(parsed, {
+    whitelist: true,
+    stopAtFirstError: true,
+  });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) =>
+        `${e.property}=${shown(e.property, env[e.property])}: ${Object.values(
+          e.constraints ?? {},
+        )
+          .map((m) => m.replace(`${e.property} `, ''))
+          .join('; ')}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed;
+}
+
+/** Refuses values that are valid each on its own and not together. */
+function checkCombinations(parsed: Environment): void {
+  // An attempt must end well within the lease it was started under, or a
+  // second instance could take the subscription over while it runs.
+  if (parsed.WEBHOOK_LEASE_SECONDS * 1000 < 2 * parsed.WEBHOOK_TIMEOUT_MS)
+    throw new ConfigError(
+      `Invalid configuration:\n  WEBHOOK_LEASE_SECONDS=${parsed.WEBHOOK_LEASE_SECONDS}: must be at least twice WEBHOOK_TIMEOUT_MS (${parsed.WEBHOOK_TIMEOUT_MS} ms)`,
+    );
+  for (const name of ['DATABASE_DIRECT_URL', 'DATABASE_REPLICA_URL'] as const)
+    if (parsed[name] && !parsed.DATABASE_URL)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}=${shown(name, parsed[name])}: needs DATABASE_URL; the embedded database has neither a pooler nor replicas`,
+      );
+}
+
+/** How webhooks are delivered; `privateNetworkTenants` is the egress list every outgoing request follows. */
+function webhookConfig(
+  parsed: Environment,
+  privateNetworkTenants: string[],
+): WebhookConfig {
+  return {
+    deliver: parsed.WEBHOOK_DELIVERY,
+    pollMs: parsed.WEBHOOK_POLL_MS,
+    timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+    leaseMs: parsed.WEBHOOK_LEASE_SECONDS * 1000,
+    retryBaseMs: parsed.WEBHOOK_RETRY_BASE_MS,
+    retryMaxMs: parsed.WEBHOOK_RETRY_MAX_MS,
+    retrySeconds: parsed.WEBHOOK_RETRY_SECONDS,
+    concurrency: parsed.WEBHOOK_CONCURRENCY,
+    tenantConcurrency: parsed.WEBHOOK_TENANT_CONCURRENCY,
+    claimMs: parsed.WEBHOOK_CLAIM_MS,
+    logDays: parsed.WEBHOOK_LOG_DAYS,
+    privateNetworkTenants,
   };
 }
 

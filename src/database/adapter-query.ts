@@ -6,7 +6,7 @@ import {
   SqlQueryable,
   SqlResultSet,
 } from '@prisma/driver-adapter-utils';
-import type { StatementSource } from './pool-statements';
+import type { SqlExecutor } from './pool-statements';
 
 /**
  * A statement's text (numbered placeholders) and its parameters' values
@@ -98,7 +98,7 @@ export function adapterRows<T>(result: SqlResultSet): T[] {
 }
 
 /** Statements run on a driver adapter (an in-process PGlite's). */
-export function adapterStatements(adapter: SqlQueryable): StatementSource {
+export function adapterStatements(adapter: SqlQueryable): SqlExecutor {
   return {
     rows: async <T>(text: string, values: unknown[]) =>
       adapterRows<T>(await adapter.queryRaw(statementQuery(text, values))),

@@ -166,3 +166,11 @@ export function isUniqueViolation(error: unknown, index: string): boolean {
     )
   );
 }
+
+/**
+ * Whether the database refused a write because a row it names is gone (a
+ * foreign key): an identity or a provider removed meanwhile.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return errorCodes(error).includes('23503');
+}

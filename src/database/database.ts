@@ -7,10 +7,9 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { AppConfig } from '../config/app-config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { adapterStatements } from './adapter-query';
-import { poolStatements, StatementSource } from './pool-statements';
-import type { Compilable } from 'kysely';
+import { poolStatements, SqlExecutor } from './pool-statements';
 import { sql } from 'kysely';
-import { builder, RowOf, Statement, statement } from './sql';
+import { builder, compile, Query, RowOf, Statement, statement } from './sql';
 import {
   ConnectionFailed,
   errorCodes,
@@ -23,15 +22,40 @@ import type { DatabaseRole } from './database-role';
 import { OnClose, openEmbedded } from './embedded-database';
 import { StatementNames, statementNames } from './statement-names';
 
-/** Runs statements (src/database/sql.ts): Database.read and Database.primary. */
+/**
+ * Runs SQL (src/database/sql.ts) and answers its rows, typed by the schema:
+ * `Database.read`, `primary`, `aside`, and a transaction's own.
+ */
 export interface StatementRunner {
-  /** A statement built once, with its parameters' values. */
+  /**
+   * A statement, compiled once when its module loads (its SQL is committed
+   * in src/database/queries/), with its parameters' values.
+   */
   rows<Params, Row>(
     statement: Statement<Params, Row>,
     params: Params,
   ): Promise<Row[]>;
-  /** A query built for this call alone (its shape depends on it), compiled as it runs. */
-  rowsOf<Q extends Compilable>(query: Q): Promise<RowOf<Q>[]>;
+  /**
+   * A query built for this call alone, because its shape depends on the
+   * call (a list of values, a filter, a set of columns), compiled as it runs.
+   */
+  query<Q extends Query>(query: Q): Promise<RowOf<Q>[]>;
+}
+
+/**
+ * Prisma's model API without its raw SQL and its transactions: reads and
+ * writes of one model's rows chosen by that model's own fields, with no SQL
+ * of their own. Everything else is a statement.
+ */
+export type Models = Omit<Prisma.TransactionClient, `$${string}`>;
+
+/**
+ * A transaction on the primary: its statements, and the model API for the
+ * plain writes (and reads) that belong to it. Committed when the work
+ * returns, rolled back when it throws.
+ */
+export interface Transaction extends StatementRunner {
+  readonly models: Models;
 }
 
 /** A single connection, for work that needs one (migrations, locks). */
@@ -41,6 +65,17 @@ export interface SqlSession {
   exec(sql: string): Promise<void>;
 }
 
+/** A transaction other than the service's default one. */
+export interface TransactionOptions {
+  /**
+   * How long it may wait for a connection, and then run, in milliseconds
+   * (by default DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS).
+   */
+  timeoutMs?: number;
+  /** READ COMMITTED by default; a REPEATABLE READ one reads one snapshot. */
+  isolationLevel?: 'RepeatableRead';
+}
+
 /** Connections of the pool: open, idle, and requests waiting for one. */
 export interface PoolStats {
   total: number;
@@ -48,7 +83,8 @@ export interface PoolStats {
   waiting: number;
 }
 
-interface Driver {
+/** The connections themselves: their description, their counts, one of them, closing. */
+interface Connections {
   readonly description: string;
   poolStats(): PoolStats;
   withSession<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
@@ -59,8 +95,11 @@ export type { DatabaseRole } from './database-role';
 
 /**
  * The database the service runs on: PostgreSQL when a connection string is
- * configured, otherwise an embedded PGlite. Both are reached through the
- * same Prisma client and migrated by the same SQL files.
+ * configured, otherwise an embedded PGlite, migrated by the same SQL files.
+ * Repositories reach it two ways (docs/architecture.md, "SQL runs one way"):
+ * statements through the runners (`read`, `primary`, `aside`, a
+ * transaction's), and Prisma's model API (`models`, a transaction's) for the
+ * plain reads and writes of one model.
  */
 export class Database {
   /** The streaming replicas GET requests may read from, when configured. */
@@ -69,9 +108,14 @@ export class Database {
   private directUrl?: string;
 
   private constructor(
+    /**
+     * Prisma's whole client: for src/database/ and for tests that inspect
+     * or seed the data. The rest of src/ uses `models` and the runners
+     * (held by src/architecture.spec.ts).
+     */
     readonly prisma: PrismaClient,
-    private readonly driver: Driver,
-    private readonly statements: StatementSource,
+    private readonly connections: Connections,
+    private readonly statements: SqlExecutor,
   ) {}
 
   /**
@@ -80,16 +124,16 @@ export class Database {
    */
   private static async open(
     factory: SqlDriverAdapterFactory,
-    driver: Driver,
+    connections: Connections,
     config?: AppConfig,
-    statements?: StatementSource,
+    statements?: SqlExecutor,
   ): Promise<Database> {
     return new Database(
       new PrismaClient({
         adapter: factory,
         transactionOptions: config && transactionOptions(config),
       }),
-      driver,
+      connections,
       statements ?? adapterStatements(await factory.connect()),
     );
   }
@@ -203,8 +247,8 @@ export class Database {
   readonly read: StatementRunner = {
     rows: (statement, params) =>
       this.run(statement.text, statement.values(params)),
-    rowsOf: (query) => {
-      const { sql, parameters } = query.compile();
+    query: (query) => {
+      const { sql, parameters } = compile(query);
       return this.run(sql, [...parameters]);
     },
   };
@@ -212,17 +256,16 @@ export class Database {
   /**
    * Statements that write, and reads that must see the latest writes: on
    * the primary, and the rest of the request's reads go there too (a
-   * request that writes reads its own write). Prisma's client
-   * (`prisma`) always works on the primary.
+   * request that writes reads its own write).
    */
   readonly primary: StatementRunner = {
     rows: (statement, params) => {
       this.readFromPrimary();
       return this.read.rows(statement, params);
     },
-    rowsOf: (query) => {
+    query: (query) => {
       this.readFromPrimary();
-      return this.read.rowsOf(query);
+      return this.read.query(query);
     },
   };
 
@@ -234,8 +277,8 @@ export class Database {
   readonly aside: StatementRunner = {
     rows: (statement, params) =>
       this.statements.rows(statement.text, statement.values(params)),
-    rowsOf: (query) => {
-      const { sql, parameters } = query.compile();
+    query: (query) => {
+      const { sql, parameters } = compile(query);
       return this.statements.rows(sql, [...parameters]);
     },
   };
@@ -266,14 +309,31 @@ export class Database {
   }
 
   /**
-   * A transaction of Prisma's client (on the primary); the rest of the
-   * request's reads go to the primary too.
+   * Runs `work` in a transaction on the primary (Prisma's interactive
+   * transaction, on one connection of the pool); the rest of the request's
+   * reads go to the primary too.
    */
   transaction<T>(
-    work: (tx: Prisma.TransactionClient) => Promise<T>,
+    work: (tx: Transaction) => Promise<T>,
+    options: TransactionOptions = {},
   ): Promise<T> {
     this.readFromPrimary();
-    return this.prisma.$transaction(work);
+    const { timeoutMs, isolationLevel } = options;
+    return this.prisma.$transaction(
+      (client) => work(transactionOf(client)),
+      timeoutMs === undefined
+        ? { isolationLevel }
+        : { isolationLevel, timeout: timeoutMs, maxWait: timeoutMs },
+    );
+  }
+
+  /**
+   * Prisma's model API on the primary, outside a transaction: a single
+   * read or write of one model's rows. A write recorded with others, or one
+   * a read of the same request must see, goes through `transaction`.
+   */
+  get models(): Models {
+    return this.prisma;
   }
 
   /** The replicas, when configured. */
@@ -314,7 +374,7 @@ export class Database {
 
   /** Where the data lives, without credentials, for logs. */
   get description(): string {
-    return this.driver.description;
+    return this.connections.description;
   }
 
   /**
@@ -325,7 +385,7 @@ export class Database {
     work: (session: SqlSession) => Promise<T>,
     { direct = false }: { direct?: boolean } = {},
   ): Promise<T> {
-    if (!direct || !this.directUrl) return this.driver.withSession(work);
+    if (!direct || !this.directUrl) return this.connections.withSession(work);
     const url = this.directUrl;
     const client = new Client({ connectionString: url });
     await client.connect().catch((error: unknown) => {
@@ -339,14 +399,31 @@ export class Database {
   }
 
   poolStats(): PoolStats {
-    return this.driver.poolStats();
+    return this.connections.poolStats();
   }
 
   async close(): Promise<void> {
     await this.replicaSet?.close();
     await this.prisma.$disconnect();
-    await this.driver.close();
+    await this.connections.close();
   }
+}
+
+/**
+ * A Prisma transaction as a runner: its statements run on the transaction's
+ * connection through the driver adapter (with the same statement names and
+ * values as the pool's), as `$queryRawUnsafe` with the statement's own text.
+ */
+function transactionOf(client: Prisma.TransactionClient): Transaction {
+  return {
+    models: client,
+    rows: (statement, params) =>
+      client.$queryRawUnsafe(statement.text, ...statement.values(params)),
+    query: (query) => {
+      const { sql, parameters } = compile(query);
+      return client.$queryRawUnsafe(sql, ...parameters);
+    },
+  };
 }
 
 /** The driver adapter's options: its statements named by `names`, when given. */
@@ -459,7 +536,7 @@ function postgresDriver(
   pool: Pool,
   description: string,
   onClose: OnClose,
-): Driver {
+): Connections {
   return {
     description,
     poolStats: () => ({
@@ -486,7 +563,7 @@ function pgliteDriver(
   db: PGlite,
   description: string,
   onClose: OnClose,
-): Driver {
+): Connections {
   return {
     description,
     // One in-process connection, always open.

@@ -1,8 +1,11 @@
 import { Pool, types } from 'pg';
 import type { StatementNames } from './statement-names';
 
-/** Where the statements of src/database/sql.ts run, with their rows valued as `$queryRaw` would. */
-export interface StatementSource {
+/**
+ * Runs SQL text with its values on a pool or a driver adapter, its rows
+ * valued as `$queryRaw` would: what Database's runners stand on.
+ */
+export interface SqlExecutor {
   rows<T>(text: string, values: unknown[]): Promise<T[]>;
 }
 
@@ -51,7 +54,7 @@ const parameter = (value: unknown): unknown =>
 export function poolStatements(
   pool: Pool,
   names?: StatementNames,
-): StatementSource {
+): SqlExecutor {
   return {
     async rows<T>(text: string, values: unknown[]): Promise<T[]> {
       const result = await pool.query({

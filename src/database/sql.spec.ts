@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Prisma } from '../generated/prisma/client';
-import { builder, compiled, condition, statement } from './sql';
+import { builder, compile, condition, statement } from './sql';
 
 describe('statement', () => {
   const ROLES = statement((p: { tenantId: string; after: string }) =>
@@ -44,10 +44,10 @@ describe('condition', () => {
       .where(
         condition(Prisma.sql`i.user_name = ${'a'} OR i.external_id = ${'b'}`),
       );
-    expect(compiled(query).text).toBe(
+    expect(compile(query).sql).toBe(
       'select "i"."identity_id" from "identity" as "i" where "i"."tenant_id" = $1 and (i.user_name = $2 OR i.external_id = $3)',
     );
-    expect(compiled(query).values({})).toStrictEqual(['t', 'a', 'b']);
+    expect(compile(query).parameters).toStrictEqual(['t', 'a', 'b']);
   });
 
   it('keeps a fragment without values whole', () => {
@@ -55,7 +55,7 @@ describe('condition', () => {
       .selectFrom('identity')
       .select(sql.lit(1).as('one'))
       .where(condition(Prisma.sql`TRUE`));
-    expect(compiled(query).text).toBe(
+    expect(compile(query).sql).toBe(
       'select 1 as "one" from "identity" where (TRUE)',
     );
   });

@@ -1,5 +1,6 @@
 import {
   Compilable,
+  CompiledQuery,
   Expression,
   ExpressionBuilder,
   DummyDriver,
@@ -20,8 +21,8 @@ import type { DB } from '../generated/kysely/tables';
  * The statement builder: Kysely over the tables' row types, which
  * prisma-kysely generates from prisma/schema.prisma at build time, so that a
  * query's result type is the compiler's conclusion from the schema, not the
- * caller's claim. It only builds SQL; Database runs it on the same driver
- * adapter, statement names and error mapping as every other query.
+ * caller's claim. It only builds SQL: Database's runners run it
+ * (src/database/database.ts).
  */
 export const builder = new Kysely<DB>({
   dialect: {
@@ -53,9 +54,23 @@ export interface Statement<Params, Row> {
 export type StatementRow<S> =
   S extends Statement<never, infer Row> ? Row : never;
 
+/** What the runners run: a query of the builder, or SQL written with Kysely's `sql` tag. */
+export type Query = Compilable | RawBuilder<unknown>;
+
 /** One result row of a built query. */
-export type RowOf<Q extends Compilable> =
-  InferResult<Q> extends (infer R)[] ? R : never;
+export type RowOf<Q extends Query> =
+  Q extends RawBuilder<infer R>
+    ? R
+    : Q extends Compilable
+      ? InferResult<Q> extends (infer R)[]
+        ? R
+        : never
+      : never;
+
+/** A query's SQL text and parameters, for the PostgreSQL the service runs on. */
+export function compile(query: Query): CompiledQuery {
+  return 'isRawBuilder' in query ? query.compile(builder) : query.compile();
+}
 
 /**
  * Compiles the query `build` returns from stand-ins for its parameters:
@@ -64,35 +79,55 @@ export type RowOf<Q extends Compilable> =
  * query itself stays a constant parameter. A stand-in is only to be placed
  * in the query: computed with (`p.limit + 1`), it is no value.
  */
-export function statement<Params extends object, Q extends Compilable>(
+export function statement<Params extends object, Q extends Query>(
   build: (params: Params) => Q,
 ): Statement<Params, RowOf<Q>> {
   const stand = new Proxy(
     {},
     { get: (_, name) => new Parameter(String(name)) },
   ) as Params;
-  const { sql, parameters } = build(stand).compile();
+  const { sql, parameters } = compile(build(stand));
   const bind = parameters.map((value) =>
     value instanceof Parameter
       ? (params: Params) => params[value.name as keyof Params]
       : () => value,
   );
-  return {
+  const made: Statement<Params, RowOf<Q>> = {
     text: sql,
     values: (params) => bind.map((value) => value(params)),
   };
+  recorded?.push({ statement: made, stack: callStack() });
+  return made;
 }
 
+/** A statement built while statements were recorded, with the calls that built it. */
+export interface RecordedStatement {
+  readonly statement: Statement<never, unknown>;
+  /** The call stack of its building, `statement` itself first. */
+  readonly stack: string;
+}
+
+let recorded: RecordedStatement[] | undefined;
+
 /**
- * A query built for one call (its shape depends on the call's values), as
- * a statement without parameters of its own, for `rowsIn`; outside a
- * transaction `Database.read.rowsOf` and `primary.rowsOf` compile one.
+ * Keeps every statement built from now on, in order, with the call stack
+ * that built it: how the committed SQL (src/database/queries/) finds each
+ * statement and its name (statement-origins.ts). The service never calls
+ * it, so it keeps none and reads no stack.
  */
-export function compiled<Q extends Compilable>(
-  query: Q,
-): Statement<object, RowOf<Q>> {
-  const { sql, parameters } = query.compile();
-  return { text: sql, values: () => [...parameters] };
+export function recordStatements(): readonly RecordedStatement[] {
+  return (recorded ??= []);
+}
+
+/** The stack here, deep enough for a statement built through a few helpers. */
+function callStack(): string {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 32;
+  try {
+    return new Error().stack ?? '';
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /**
@@ -144,18 +179,4 @@ export function condition(fragment: Prisma.Sql): RawBuilder<boolean> {
     Object.assign(strings, { raw: strings }),
     ...fragment.values,
   );
-}
-
-/** A transaction of the Prisma client, as far as running a statement in it goes. */
-interface RawExecutor {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-}
-
-/** Runs a statement inside a Prisma transaction: `Database.primary.rows` for `tx`. */
-export function rowsIn<Params, Row>(
-  tx: RawExecutor,
-  statement: Statement<Params, Row>,
-  params: Params,
-): Promise<Row[]> {
-  return tx.$queryRawUnsafe<Row[]>(statement.text, ...statement.values(params));
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, insertRows } from '../database/bulk-insert';
-import { Database } from '../database/database';
+import { Database, type StatementRunner } from '../database/database';
+import { builder, statement } from '../database/sql';
+import { lockTenant } from '../database/tenant-lock';
 import { RawBuilder, sql } from 'kysely';
-import { Prisma } from '../generated/prisma/client';
 
 export type EventType =
   'imported' | 'created' | 'updated' | 'deleted' | 'merged';
@@ -25,10 +26,6 @@ export interface EventRecord {
   relatedIdentityId: string | null;
   occurredAt: Date;
 }
-
-type Executor = {
-  $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number>;
-};
 
 /** What tenant administration did (docs/operations.md, the audit log). */
 export type AdminAction =
@@ -60,10 +57,6 @@ export interface AdminEventRecord {
   after: unknown;
   occurredAt: Date;
 }
-
-type SqlExecutor = {
-  $executeRaw(query: Prisma.Sql): Promise<number>;
-};
 
 const jsonOrNull = (value: object | undefined) =>
   value === undefined ? null : JSON.stringify(value);
@@ -131,23 +124,70 @@ export function boundedSettings(settings: {
   };
 }
 
+const APPEND_ADMIN_EVENT = statement(
+  (p: {
+    tenantId: string;
+    actor: string;
+    action: string;
+    target: string;
+    before: string | null;
+    after: string | null;
+  }) =>
+    builder.insertInto('admin_event').values({
+      tenant_id: p.tenantId,
+      actor: p.actor,
+      action: p.action,
+      target: p.target,
+      before: sql`${p.before}::jsonb`,
+      after: sql`${p.after}::jsonb`,
+    }),
+);
+
 /** Appends an entry of the audit log inside the caller's transaction. */
 export async function appendAdminEvent(
-  tx: SqlExecutor,
+  tx: StatementRunner,
   tenantId: string,
   event: NewAdminEvent,
 ): Promise<void> {
   const { before, after } = boundedSettings(event);
-  await tx.$executeRaw(Prisma.sql`
-    INSERT INTO admin_event (tenant_id, actor, action, target, before, after)
-    VALUES (${tenantId}, ${event.actor}, ${event.action}, ${event.target},
-            ${jsonOrNull(before)}::jsonb, ${jsonOrNull(after)}::jsonb)`);
+  await tx.rows(APPEND_ADMIN_EVENT, {
+    tenantId,
+    actor: event.actor,
+    action: event.action,
+    target: event.target,
+    before: jsonOrNull(before),
+    after: jsonOrNull(after),
+  });
 }
 
 /** Audit log entries dropped by one statement of the retention. */
 const PRUNE_BATCH = 1000;
 /** The most statements one run of the retention makes. */
 const PRUNE_BATCHES = 50;
+
+/** The audit log entries older than `days` among the log's oldest PRUNE_BATCH, dropped. */
+const PRUNE_ADMIN_EVENTS = statement((p: { days: number }) =>
+  builder
+    .deleteFrom('admin_event')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom(
+          eb
+            .selectFrom('admin_event')
+            .select(['id', 'occurred_at'])
+            .orderBy('id')
+            .limit(PRUNE_BATCH)
+            .as('oldest'),
+        )
+        .select('oldest.id')
+        .where(
+          'oldest.occurred_at',
+          '<',
+          sql<Date>`now() - (${p.days} * interval '1 day')`,
+        ),
+    )
+    .returning('id'),
+);
 
 /** First key of the advisory lock that orders each tenant's events. */
 const EVENT_ORDER_LOCK = 0x1d3e;
@@ -165,16 +205,12 @@ const COLUMNS: Columns = {
  * increasing order and a follower reading "after id N" never skips one.
  */
 export async function appendEvents(
-  tx: Executor,
+  tx: StatementRunner,
   tenantId: string,
   events: NewEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  await tx.$executeRawUnsafe(
-    'SELECT pg_advisory_xact_lock($1::int, hashtext($2))',
-    EVENT_ORDER_LOCK,
-    tenantId,
-  );
+  await lockTenant(tx, EVENT_ORDER_LOCK, tenantId);
   await insertRows(tx, 'identity_event', tenantId, COLUMNS, events);
 }
 
@@ -211,7 +247,7 @@ export class EventsRepository {
     afterId: bigint,
     limit: number,
   ): Promise<EventRecord[]> {
-    return this.database.prisma.identityEvent.findMany({
+    return this.database.models.identityEvent.findMany({
       where: { tenantId, id: { gt: afterId } },
       orderBy: { id: 'asc' },
       take: limit,
@@ -226,13 +262,9 @@ export class EventsRepository {
   async pruneAdminEvents(days: number): Promise<number> {
     let pruned = 0;
     for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
-      const dropped = await this.database.prisma.$executeRaw`
-        DELETE FROM admin_event
-         WHERE id IN (
-           SELECT id FROM (
-             SELECT id, occurred_at FROM admin_event
-              ORDER BY id LIMIT ${PRUNE_BATCH}) AS oldest
-            WHERE occurred_at < now() - (${days} * interval '1 day'))`;
+      const dropped = (
+        await this.database.primary.rows(PRUNE_ADMIN_EVENTS, { days })
+      ).length;
       pruned += dropped;
       if (dropped < PRUNE_BATCH) break;
     }
@@ -245,7 +277,7 @@ export class EventsRepository {
     afterId: bigint,
     limit: number,
   ): Promise<AdminEventRecord[]> {
-    return this.database.prisma.adminEvent.findMany({
+    return this.database.models.adminEvent.findMany({
       where: { tenantId, id: { gt: afterId } },
       orderBy: { id: 'asc' },
       take: limit,

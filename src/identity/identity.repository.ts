@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { sql, Updateable } from 'kysely';
-import { builder, onTenantKey, rowsIn, statement } from '../database/sql';
+import { builder, onTenantKey, statement } from '../database/sql';
 import { appendEvents, eventsOf } from '../events/events.repository';
 import type { Identity } from '../generated/kysely/tables';
 import { Prisma } from '../generated/prisma/client';
@@ -245,6 +245,71 @@ const MERGE_CLASHES = statement((p: MergeParams) =>
     .orderBy('providerId'),
 );
 
+type Moves = { tenantId: string; intoId: string; fromId: string };
+
+/** A merge: the accounts of `fromId` become `intoId`'s. */
+const MOVE_ACCOUNTS = statement((p: Moves) =>
+  builder
+    .updateTable('account')
+    .set({ identity_id: p.intoId })
+    .where('tenant_id', '=', p.tenantId)
+    .where('identity_id', '=', p.fromId)
+    .returning('account_id'),
+);
+
+/** A merge: the friends of `fromId` (but `intoId`) become `intoId`'s, both ways. */
+const MOVE_FRIENDS = statement((p: Moves) =>
+  builder
+    .insertInto('friendship')
+    .columns(['tenant_id', 'identity_id', 'friend_id'])
+    .expression(
+      builder
+        .selectFrom('friendship')
+        .select([
+          'tenant_id',
+          sql<string>`${p.intoId}::text`.as('identity_id'),
+          'friend_id',
+        ])
+        .where('tenant_id', '=', p.tenantId)
+        .where('identity_id', '=', p.fromId)
+        .where('friend_id', '<>', p.intoId)
+        .unionAll(
+          builder
+            .selectFrom('friendship')
+            .select([
+              'tenant_id',
+              'friend_id as identity_id',
+              sql<string>`${p.intoId}::text`.as('friend_id'),
+            ])
+            .where('tenant_id', '=', p.tenantId)
+            .where('identity_id', '=', p.fromId)
+            .where('friend_id', '<>', p.intoId),
+        ),
+    )
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('friend_id'),
+);
+
+/** A merge: the roles of `fromId` become `intoId`'s too. */
+const MOVE_ROLES = statement((p: Moves) =>
+  builder
+    .insertInto('role_assignment')
+    .columns(['tenant_id', 'identity_id', 'role_name'])
+    .expression(
+      builder
+        .selectFrom('role_assignment')
+        .select([
+          'tenant_id',
+          sql<string>`${p.intoId}::text`.as('identity_id'),
+          'role_name',
+        ])
+        .where('tenant_id', '=', p.tenantId)
+        .where('identity_id', '=', p.fromId),
+    )
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('role_name'),
+);
+
 const DRAW_VERSION = statement(() =>
   builder.selectNoFrom(NEXT_VERSION.as('version')),
 );
@@ -260,7 +325,7 @@ export class IdentityRepository {
 
   /** The database's key for identities' ETags (made by a migration). */
   async findEtagKey(): Promise<Buffer> {
-    const key = await this.database.prisma.serviceKey.findUniqueOrThrow({
+    const key = await this.database.models.serviceKey.findUniqueOrThrow({
       where: { name: 'etag' },
     });
     return Buffer.from(key.secret);
@@ -270,7 +335,7 @@ export class IdentityRepository {
     tenantId: string,
     identityId: string,
   ): Promise<IdentityRecord | null> {
-    const row = await this.database.prisma.identity.findUnique({
+    const row = await this.database.models.identity.findUnique({
       where: { tenantId_identityId: { tenantId, identityId } },
       omit: OMIT,
     });
@@ -345,7 +410,7 @@ export class IdentityRepository {
     ) => IdentityChanges | 'unchanged' | 'stale',
   ): Promise<UpdateOutcome> {
     return this.database.transaction(async (tx) => {
-      const [locked] = await rowsIn(tx, LOCK_FOR_UPDATE, {
+      const [locked] = await tx.rows(LOCK_FOR_UPDATE, {
         tenantId,
         identityId,
       });
@@ -355,7 +420,7 @@ export class IdentityRepository {
       if (changes === 'stale') return { outcome: 'stale' } as const;
       if (changes === 'unchanged')
         return { outcome: 'done', row: current } as const;
-      const updated = await tx.identity.update({
+      const updated = await tx.models.identity.update({
         where: { tenantId_identityId: { tenantId, identityId } },
         data: {
           ...changes,
@@ -383,7 +448,7 @@ export class IdentityRepository {
     scimAttributes?: Record<string, unknown>,
   ): Promise<IdentityRecord> {
     return this.database.transaction(async (tx) => {
-      const created = await tx.identity.create({
+      const created = await tx.models.identity.create({
         data: {
           ...values,
           tenantId,
@@ -417,7 +482,7 @@ export class IdentityRepository {
     expectedVersion?: bigint,
   ): Promise<boolean> {
     return this.database.transaction(async (tx) => {
-      const { count } = await tx.identity.deleteMany({
+      const { count } = await tx.models.identity.deleteMany({
         where: {
           tenantId,
           identityId,
@@ -446,14 +511,14 @@ export class IdentityRepository {
     fromId: string,
   ): Promise<IdentityRecord> {
     return this.database.transaction(async (tx) => {
-      const rows = await rowsIn(tx, LOCK_MERGED, { tenantId, intoId, fromId });
+      const rows = await tx.rows(LOCK_MERGED, { tenantId, intoId, fromId });
       const into = rows.find((r) => r.identityId === intoId);
       const from = rows.find((r) => r.identityId === fromId);
       if (!into || !from)
         throw new MergeConflict(
           `No identity "${into ? fromId : intoId}" in tenant "${tenantId}".`,
         );
-      const clashes = await rowsIn(tx, MERGE_CLASHES, {
+      const clashes = await tx.rows(MERGE_CLASHES, {
         tenantId,
         intoId,
         fromId,
@@ -462,31 +527,20 @@ export class IdentityRepository {
         throw new MergeConflict(
           `Both identities have an account at ${clashes.map((c) => `"${c.providerId}"`).join(', ')}, which allow${clashes.length > 1 ? '' : 's'} one account per identity; remove one of them first.`,
         );
-      const accounts = await tx.$executeRaw`
-        UPDATE account SET identity_id = ${intoId} WHERE tenant_id = ${tenantId} AND identity_id = ${fromId}`;
-      const friends = await tx.$executeRaw`
-        INSERT INTO friendship (tenant_id, identity_id, friend_id)
-        SELECT tenant_id, ${intoId}, friend_id FROM friendship
-         WHERE tenant_id = ${tenantId} AND identity_id = ${fromId} AND friend_id <> ${intoId}
-        UNION ALL
-        SELECT tenant_id, friend_id, ${intoId} FROM friendship
-         WHERE tenant_id = ${tenantId} AND identity_id = ${fromId} AND friend_id <> ${intoId}
-        ON CONFLICT DO NOTHING`;
-      const roles = await tx.$executeRaw`
-        INSERT INTO role_assignment (tenant_id, identity_id, role_name)
-        SELECT tenant_id, ${intoId}, role_name FROM role_assignment
-         WHERE tenant_id = ${tenantId} AND identity_id = ${fromId}
-        ON CONFLICT DO NOTHING`;
+      const moves = { tenantId, intoId, fromId };
+      const accounts = (await tx.rows(MOVE_ACCOUNTS, moves)).length;
+      const friends = (await tx.rows(MOVE_FRIENDS, moves)).length;
+      const roles = (await tx.rows(MOVE_ROLES, moves)).length;
       const oldIdentityIds = [
         ...new Set([...into.oldIdentityIds, fromId, ...from.oldIdentityIds]),
       ];
-      const [{ version }] = await rowsIn(tx, DRAW_VERSION, {});
-      const merged = await tx.identity.update({
+      const [{ version }] = await tx.rows(DRAW_VERSION, {});
+      const merged = await tx.models.identity.update({
         where: { tenantId_identityId: { tenantId, identityId: intoId } },
         data: { oldIdentityIds, version, updatedAt: new Date() },
         omit: OMIT,
       });
-      await tx.identity.delete({
+      await tx.models.identity.delete({
         where: { tenantId_identityId: { tenantId, identityId: fromId } },
       });
       const moved = { accounts, friends, roles };

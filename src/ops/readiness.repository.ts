@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { builder, rowsIn, statement } from '../database/sql';
+import { builder, statement } from '../database/sql';
 
 /** Prisma's record of the migrations applied: its table, not the schema's. */
 type MigrationsTable = {
@@ -26,7 +26,7 @@ export class ReadinessRepository {
 
   /** Names of the migrations the database has applied. */
   async appliedMigrations(): Promise<string[]> {
-    const rows = await rowsIn(this.database.prisma, APPLIED, {});
+    const rows = await this.database.primary.rows(APPLIED, {});
     return rows.map((row) => row.name);
   }
 }

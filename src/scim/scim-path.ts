@@ -98,21 +98,13 @@ export function parsePath(path: string, model: PathModel): ScimPath {
   let schema = model.core;
   let at = 0;
   if (/^urn:/i.test(path)) {
-    const lower = path.toLowerCase();
-    const named = [model.core, ...model.extensions].find(
-      (s) =>
-        lower.startsWith(s.id.toLowerCase()) &&
-        (path.length === s.id.length || path[s.id.length] === ':'),
-    );
-    if (!named)
-      throw invalidPath(`The path "${short(path)}" names an unknown schema.`);
-    if (path.length === named.id.length) {
-      if (named === model.core)
+    schema = schemaNamed(path, model);
+    if (path.length === schema.id.length) {
+      if (schema === model.core)
         throw invalidPath('A path cannot name the core schema alone.');
-      return { schema: named, canonical: named.id };
+      return { schema, canonical: schema.id };
     }
-    schema = named;
-    at = named.id.length + 1;
+    at = schema.id.length + 1;
   }
   const attributeName = name(path, at);
   const attribute =
@@ -129,25 +121,8 @@ export function parsePath(path: string, model: PathModel): ScimPath {
   at += attributeName!.length;
   const result: ScimPath = { schema, attribute, canonical: '' };
   if (path[at] === '[') {
-    const close = closingBracket(path, at);
-    if (close < 0) throw invalidPath('The value filter has no closing "]".');
-    if (!attribute.multiValued)
-      throw invalidPath(
-        `${attribute.name} has one value: it takes no value filter.`,
-      );
-    result.filter = path.slice(at + 1, close);
-    let filter: Filter;
-    try {
-      filter = parse(result.filter);
-    } catch {
-      throw invalidPath(`The value filter of "${short(path)}" is not valid.`);
-    }
-    for (const compared of filterPaths(filter))
-      if (!find(attribute.subAttributes ?? [], compared))
-        throw invalidPath(
-          `The value filter compares "${short(compared)}", which ${attribute.name} does not have.`,
-        );
-    at = close + 1;
+    result.filter = valueFilter(path, at, attribute);
+    at += 1 + result.filter.length + 1;
   }
   if (path[at] === '.') {
     const subName = name(path, at + 1);
@@ -172,6 +147,49 @@ export function parsePath(path: string, model: PathModel): ScimPath {
     (result.filter === undefined ? '' : `[${result.filter}]`) +
     (result.subAttribute ? `.${result.subAttribute.name}` : '');
   return result;
+}
+
+/** The schema whose URN a path starts with: the core one or an extension. */
+function schemaNamed(path: string, model: PathModel): ScimSchema {
+  const lower = path.toLowerCase();
+  const named = [model.core, ...model.extensions].find(
+    (s) =>
+      lower.startsWith(s.id.toLowerCase()) &&
+      (path.length === s.id.length || path[s.id.length] === ':'),
+  );
+  if (!named)
+    throw invalidPath(`The path "${short(path)}" names an unknown schema.`);
+  return named;
+}
+
+/**
+ * The text of the value filter whose "[" is at `open`, once it is known to
+ * close, to parse, and to compare only sub-attributes of `attribute`.
+ */
+function valueFilter(
+  path: string,
+  open: number,
+  attribute: ScimAttribute,
+): string {
+  const close = closingBracket(path, open);
+  if (close < 0) throw invalidPath('The value filter has no closing "]".');
+  if (!attribute.multiValued)
+    throw invalidPath(
+      `${attribute.name} has one value: it takes no value filter.`,
+    );
+  const text = path.slice(open + 1, close);
+  let filter: Filter;
+  try {
+    filter = parse(text);
+  } catch {
+    throw invalidPath(`The value filter of "${short(path)}" is not valid.`);
+  }
+  for (const compared of filterPaths(filter))
+    if (!find(attribute.subAttributes ?? [], compared))
+      throw invalidPath(
+        `The value filter compares "${short(compared)}", which ${attribute.name} does not have.`,
+      );
+  return text;
 }
 
 /** A path as an error detail may quote it: never a whole hostile input. */

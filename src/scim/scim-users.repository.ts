@@ -97,7 +97,7 @@ export class ScimUsersRepository {
       filter ? filterToSql(filter, USER_FILTER_ATTRIBUTES) : Prisma.sql`TRUE`,
     );
     const [[{ total }], rows] = await Promise.all([
-      this.database.read.rowsOf(
+      this.database.read.query(
         builder
           .selectFrom('identity as i')
           .select((eb) => eb.fn.countAll<bigint>().as('total'))
@@ -106,7 +106,7 @@ export class ScimUsersRepository {
       ),
       limit === 0
         ? Promise.resolve([])
-        : this.database.read.rowsOf(
+        : this.database.read.query(
             users()
               .where('i.tenant_id', '=', tenantId)
               .where(where)
@@ -127,7 +127,7 @@ export class ScimUsersRepository {
     rows: Row[],
   ): Promise<ScimUserRow[]> {
     if (rows.length === 0) return [];
-    const accounts = await this.database.read.rowsOf(
+    const accounts = await this.database.read.query(
       builder
         .selectFrom('account')
         .select([

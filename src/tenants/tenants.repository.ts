@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, insertRows } from '../database/bulk-insert';
-import { Database } from '../database/database';
+import { Database, type Models, type Transaction } from '../database/database';
+import { sql } from 'kysely';
+import { statement } from '../database/sql';
 import { lockTenantSettings } from '../database/tenant-lock';
 import {
   appendAdminEvent,
@@ -24,6 +26,26 @@ function identityColumns(): Columns {
     ]),
   );
 }
+
+/**
+ * A replace keeps the id, externalId and creation time of each role the
+ * file still lists (`roles`: JSON rows of name, id, external_id, created_at).
+ */
+const KEEP_ROLE_IDS = statement(
+  (p: { tenantId: string; roles: string }) =>
+    sql`
+    UPDATE role r
+       SET id = o.id, external_id = o.external_id, created_at = o.created_at
+      FROM jsonb_to_recordset(${p.roles}::jsonb)
+           AS o(name text, id text, external_id text, created_at timestamptz)
+     WHERE r.tenant_id = ${p.tenantId} AND r.name = o.name`,
+);
+
+/** Fresh statistics of the tables an import fills. */
+const ANALYZE = statement(
+  () =>
+    sql`ANALYZE identity, account, friendship, role_assignment, token, token_issuer`,
+);
 
 // The columns the importer fills, per table (see insertRows).
 const TABLES = {
@@ -152,7 +174,7 @@ export class TenantsRepository {
 
   async exists(tenantId: string): Promise<boolean> {
     return (
-      (await this.database.prisma.tenant.count({ where: { id: tenantId } })) > 0
+      (await this.database.models.tenant.count({ where: { id: tenantId } })) > 0
     );
   }
 
@@ -162,7 +184,7 @@ export class TenantsRepository {
     pairs: { issuer: string; audience: string }[],
   ): Promise<{ tenantId: string; issuer: string; audience: string }[]> {
     if (pairs.length === 0) return [];
-    const others = await this.database.prisma.tokenIssuer.findMany({
+    const others = await this.database.models.tokenIssuer.findMany({
       where: {
         tenantId: { not: tenantId },
         issuer: { in: pairs.map((p) => p.issuer) },
@@ -177,7 +199,7 @@ export class TenantsRepository {
   }
 
   async countTenants(): Promise<number> {
-    return this.database.prisma.tenant.count();
+    return this.database.models.tenant.count();
   }
 
   /**
@@ -195,108 +217,14 @@ export class TenantsRepository {
     data: TenantData,
     replace: boolean,
     events: NewEvent[],
-    {
-      replaceTokens = false,
-      sealedSecrets = {},
-    }: {
-      replaceTokens?: boolean;
-      /** The file's client secrets, sealed, by provider id (null: none). */
-      sealedSecrets?: Record<string, string | null>;
-    } = {},
+    options: ImportOptions = {},
   ): Promise<{ replaced: boolean } & ReplacePlan> {
-    const tenantId = data.tenant.id;
-    const result = await this.database.prisma.$transaction(
-      async (tx) => {
-        // Imports of one tenant queue here, so a replace sees the tenant as
-        // the previous import committed it.
-        await lockTenantSettings(tx, tenantId);
-        const existed =
-          (await tx.tenant.count({ where: { id: tenantId } })) > 0;
-        if (existed && !replace) throw new TenantExists(tenantId);
-        const old = existed
-          ? await readReplaced(tx, tenantId)
-          : { identityIds: [], tokens: [], roles: [] };
-        const settingsBefore = existed && (await readSettings(tx, tenantId));
-        const providers = providersWithSecrets(
-          data,
-          sealedSecrets,
-          existed
-            ? await tx.accountProvider.findMany({
-                where: { tenantId },
-                select: {
-                  accountProviderId: true,
-                  link: true,
-                  clientSecret: true,
-                  clientSecretSetAt: true,
-                },
-              })
-            : [],
-        );
-        const plan = planReplace(data, old, replaceTokens);
-        const insert = (table: keyof typeof TABLES, rows: object[]) =>
-          insertRows(tx, table, tenantId, TABLES[table], rows);
-        // Webhook subscriptions are not in the file: they and their
-        // delivery log outlive the replace, and deliver its events.
-        const webhooks = existed
-          ? await tx.webhook.findMany({ where: { tenantId } })
-          : [];
-        const attempts = webhooks.length
-          ? await tx.webhookAttempt.findMany({
-              where: { webhookId: { in: webhooks.map((w) => w.id) } },
-            })
-          : [];
-        if (replace) await tx.tenant.deleteMany({ where: { id: tenantId } });
-        await tx.tenant.create({ data: data.tenant });
-        if (webhooks.length) {
-          await tx.webhook.createMany({ data: webhooks });
-          await tx.webhookAttempt.createMany({ data: attempts });
-        }
-        await insert('account_provider', providers);
-        await insert('token_issuer', data.issuers);
-        await insert('identity', data.identities);
-        await insert(
-          'role',
-          data.roles.map((name) => ({ name })),
-        );
-        await insert('role_assignment', data.roleAssignments);
-        await insert('account', data.accounts);
-        await insert('friendship', data.friendships);
-        await insert('token', data.tokens);
-        if (plan.keptTokens.length)
-          await tx.token.createMany({
-            data: plan.keptTokens.map((token) => ({ ...token, tenantId })),
-          });
-        const roles = old.roles.filter((r) => data.roles.includes(r.name));
-        if (roles.length)
-          await tx.$executeRaw`
-            UPDATE role r
-               SET id = o.id, external_id = o.external_id, created_at = o.created_at
-              FROM jsonb_to_recordset(${JSON.stringify(roles)}::jsonb)
-                   AS o(name text, id text, external_id text, created_at timestamptz)
-             WHERE r.tenant_id = ${tenantId} AND r.name = o.name`;
-        const deletions = plan.removedIdentities.map((identityId) => ({
-          identityId,
-          type: 'deleted' as const,
-          fields: [],
-        }));
-        await appendEvents(tx, tenantId, [...deletions, ...events]);
-        // A replace is an administration of the tenant: in its audit log.
-        if (settingsBefore)
-          await appendAdminEvent(tx, tenantId, {
-            actor: 'cli',
-            action: 'tenant.replaced',
-            target: 'tenant',
-            before: settingsBefore,
-            after: await readSettings(tx, tenantId),
-          });
-        return { replaced: existed, ...plan };
-      },
-      { timeout: IMPORT_TIMEOUT_MS, maxWait: IMPORT_TIMEOUT_MS },
+    const result = await this.database.transaction(
+      (tx) => writeTenant(tx, data, replace, events, options),
+      { timeoutMs: IMPORT_TIMEOUT_MS },
     );
     // Fresh statistics after a bulk load, so the planner picks the indexes.
-    await this.database.prisma.$executeRawUnsafe(
-      'ANALYZE identity, account, friendship, role_assignment, token, token_issuer',
-    );
+    await this.database.primary.rows(ANALYZE, {});
     return result;
   }
 
@@ -307,7 +235,7 @@ export class TenantsRepository {
   ): Promise<ReplacePlan> {
     const tenantId = data.tenant.id;
     const old = (await this.exists(tenantId))
-      ? await readReplaced(this.database.prisma, tenantId)
+      ? await readReplaced(this.database.models, tenantId)
       : { identityIds: [], tokens: [], roles: [] };
     return planReplace(data, old, replaceTokens);
   }
@@ -320,26 +248,196 @@ export class TenantsRepository {
   read(
     tenantId: string,
   ): Promise<Omit<TenantData, 'tokens' | 'clientSecrets'> | undefined> {
-    return this.database.prisma.$transaction((tx) => readTenant(tx, tenantId), {
+    return this.database.transaction((tx) => readTenant(tx.models, tenantId), {
       isolationLevel: 'RepeatableRead',
-      timeout: IMPORT_TIMEOUT_MS,
-      maxWait: IMPORT_TIMEOUT_MS,
+      timeoutMs: IMPORT_TIMEOUT_MS,
     });
   }
 }
 
+interface ImportOptions {
+  replaceTokens?: boolean;
+  /** The file's client secrets, sealed, by provider id (null: none). */
+  sealedSecrets?: Record<string, string | null>;
+}
+
+/**
+ * TenantsRepository.write's transaction: it reads what a replace needs of
+ * the tenant there, writes the tenant anew with its webhooks and the file's
+ * rows, restores what a replace keeps, and records the change and audit logs.
+ */
+async function writeTenant(
+  tx: Transaction,
+  data: TenantData,
+  replace: boolean,
+  events: NewEvent[],
+  { replaceTokens = false, sealedSecrets = {} }: ImportOptions,
+): Promise<{ replaced: boolean } & ReplacePlan> {
+  const tenantId = data.tenant.id;
+  // Imports of one tenant queue here, so a replace sees the tenant as
+  // the previous import committed it.
+  await lockTenantSettings(tx, tenantId);
+  const existed =
+    (await tx.models.tenant.count({ where: { id: tenantId } })) > 0;
+  if (existed && !replace) throw new TenantExists(tenantId);
+  const before = existed
+    ? await readBefore(tx.models, tenantId)
+    : {
+        replaced: { identityIds: [], tokens: [], roles: [] },
+        settings: false as const,
+        providers: [],
+      };
+  const providers = providersWithSecrets(data, sealedSecrets, before.providers);
+  const plan = planReplace(data, before.replaced, replaceTokens);
+  // Webhook subscriptions are not in the file: they and their
+  // delivery log outlive the replace, and deliver its events.
+  const webhooks = existed
+    ? await readWebhooks(tx.models, tenantId)
+    : { subscriptions: [], attempts: [] };
+  if (replace) await tx.models.tenant.deleteMany({ where: { id: tenantId } });
+  await tx.models.tenant.create({ data: data.tenant });
+  await restoreWebhooks(tx.models, webhooks);
+  await insertTenantRows(tx, data, providers);
+  await keepReplaced(tx, data, plan, before.replaced.roles);
+  await logImport(tx, tenantId, plan, events, before.settings);
+  return { replaced: existed, ...plan };
+}
+
+/**
+ * What an import needs of the tenant it replaces: what the replace plan
+ * weighs, the settings its audit entry starts from, the providers whose
+ * client secrets it may keep.
+ */
+async function readBefore(
+  db: Reader & Pick<Models, 'tenant' | 'accountProvider'>,
+  tenantId: string,
+) {
+  const replaced = await readReplaced(db, tenantId);
+  const settings = await readSettings(db, tenantId);
+  const providers = await db.accountProvider.findMany({
+    where: { tenantId },
+    select: {
+      accountProviderId: true,
+      link: true,
+      clientSecret: true,
+      clientSecretSetAt: true,
+    },
+  });
+  return { replaced, settings, providers };
+}
+
+/** The tenant's webhook subscriptions and their delivery log. */
+async function readWebhooks(
+  db: Pick<Models, 'webhook' | 'webhookAttempt'>,
+  tenantId: string,
+) {
+  const subscriptions = await db.webhook.findMany({ where: { tenantId } });
+  const attempts = subscriptions.length
+    ? await db.webhookAttempt.findMany({
+        where: { webhookId: { in: subscriptions.map((w) => w.id) } },
+      })
+    : [];
+  return { subscriptions, attempts };
+}
+
+/** The webhook subscriptions and delivery log read before the replace, written back. */
+async function restoreWebhooks(
+  db: Pick<Models, 'webhook' | 'webhookAttempt'>,
+  { subscriptions, attempts }: Awaited<ReturnType<typeof readWebhooks>>,
+): Promise<void> {
+  if (subscriptions.length) {
+    await db.webhook.createMany({ data: subscriptions });
+    await db.webhookAttempt.createMany({ data: attempts });
+  }
+}
+
+/** The file's rows, table by table, each after the rows it refers to. */
+async function insertTenantRows(
+  tx: Transaction,
+  data: TenantData,
+  providers: object[],
+): Promise<void> {
+  const insert = (table: keyof typeof TABLES, rows: object[]) =>
+    insertRows(tx, table, data.tenant.id, TABLES[table], rows);
+  await insert('account_provider', providers);
+  await insert('token_issuer', data.issuers);
+  await insert('identity', data.identities);
+  await insert(
+    'role',
+    data.roles.map((name) => ({ name })),
+  );
+  await insert('role_assignment', data.roleAssignments);
+  await insert('account', data.accounts);
+  await insert('friendship', data.friendships);
+  await insert('token', data.tokens);
+}
+
+/**
+ * What a replace keeps of the tenant it replaces: the tokens of the plan,
+ * and the id, externalId and creation time of each role the file still lists.
+ */
+async function keepReplaced(
+  tx: Transaction,
+  data: TenantData,
+  plan: ReplacePlan,
+  oldRoles: Replaced['roles'],
+): Promise<void> {
+  const tenantId = data.tenant.id;
+  if (plan.keptTokens.length)
+    await tx.models.token.createMany({
+      data: plan.keptTokens.map((token) => ({ ...token, tenantId })),
+    });
+  const roles = oldRoles.filter((r) => data.roles.includes(r.name));
+  if (roles.length)
+    await tx.rows(KEEP_ROLE_IDS, {
+      tenantId,
+      roles: JSON.stringify(roles),
+    });
+}
+
+/**
+ * The change log of an import: a deletion for every identity the replace
+ * removes, then `events`; and, for a replace, its entry in the audit log.
+ */
+async function logImport(
+  tx: Transaction,
+  tenantId: string,
+  plan: ReplacePlan,
+  events: NewEvent[],
+  settingsBefore: Settings | false,
+): Promise<void> {
+  const deletions = plan.removedIdentities.map((identityId) => ({
+    identityId,
+    type: 'deleted' as const,
+    fields: [],
+  }));
+  await appendEvents(tx, tenantId, [...deletions, ...events]);
+  // A replace is an administration of the tenant: in its audit log.
+  if (settingsBefore)
+    await appendAdminEvent(tx, tenantId, {
+      actor: 'cli',
+      action: 'tenant.replaced',
+      target: 'tenant',
+      before: settingsBefore,
+      after: await readSettings(tx.models, tenantId),
+    });
+}
+
+/** What an export reads. */
+type ExportReader = Reader &
+  Pick<
+    Models,
+    | 'tenant'
+    | 'tokenIssuer'
+    | 'accountProvider'
+    | 'account'
+    | 'friendship'
+    | 'roleAssignment'
+  >;
+
 /** The reads of an export, in the transaction given. */
 async function readTenant(
-  prisma: Reader &
-    Pick<
-      Database['prisma'],
-      | 'tenant'
-      | 'tokenIssuer'
-      | 'accountProvider'
-      | 'account'
-      | 'friendship'
-      | 'roleAssignment'
-    >,
+  prisma: ExportReader,
   tenantId: string,
 ): Promise<Omit<TenantData, 'tokens' | 'clientSecrets'> | undefined> {
   const tenant = await prisma.tenant.findUnique({
@@ -347,7 +445,6 @@ async function readTenant(
     select: { id: true, name: true, adminRoles: true, linkReturnUrls: true },
   });
   if (!tenant) return undefined;
-  const where = { tenantId };
   const [
     issuers,
     providers,
@@ -356,7 +453,28 @@ async function readTenant(
     friendships,
     roles,
     roleAssignments,
-  ] = await Promise.all([
+  ] = await readTenantRows(prisma, tenantId);
+  return {
+    tenant,
+    // The migration's check constraint holds identity_match to IDENTITY_MATCHES.
+    issuers: issuers as TenantData['issuers'],
+    // Link settings are stored as the validator wrote them (LinkRow).
+    providers: providers as TenantData['providers'],
+    identities: identities.map((i) => ({
+      ...i,
+      properties: i.properties as Record<string, string>,
+    })),
+    accounts,
+    friendships,
+    roles: roles.map((r) => r.name),
+    roleAssignments,
+  };
+}
+
+/** The rows of the tenant's tables, read at once, each in the order of an export. */
+function readTenantRows(prisma: ExportReader, tenantId: string) {
+  const where = { tenantId };
+  return Promise.all([
     prisma.tokenIssuer.findMany({
       where,
       orderBy: { position: 'asc' },
@@ -399,21 +517,6 @@ async function readTenant(
       omit: { tenantId: true },
     }),
   ]);
-  return {
-    tenant,
-    // The migration's check constraint holds identity_match to IDENTITY_MATCHES.
-    issuers: issuers as TenantData['issuers'],
-    // Link settings are stored as the validator wrote them (LinkRow).
-    providers: providers as TenantData['providers'],
-    identities: identities.map((i) => ({
-      ...i,
-      properties: i.properties as Record<string, string>,
-    })),
-    accounts,
-    friendships,
-    roles: roles.map((r) => r.name),
-    roleAssignments,
-  };
 }
 
 /** What a replace removes, and the tokens it keeps. */
@@ -425,13 +528,12 @@ export interface ReplacePlan {
   keptTokens: KeptToken[];
 }
 
-type KeptToken = Awaited<ReturnType<typeof readReplaced>>['tokens'][number];
+type KeptToken = Replaced['tokens'][number];
+
+type Settings = Awaited<ReturnType<typeof readSettings>>;
 
 /** The settings an audit log entry of a replace holds: no identity data, no secret. */
-async function readSettings(
-  db: Pick<Database['prisma'], 'tenant'>,
-  tenantId: string,
-) {
+async function readSettings(db: Pick<Models, 'tenant'>, tenantId: string) {
   const tenant = await db.tenant.findUniqueOrThrow({
     where: { id: tenantId },
     select: {
@@ -454,7 +556,9 @@ async function readSettings(
   };
 }
 
-type Reader = Pick<Database['prisma'], 'identity' | 'token' | 'role'>;
+type Reader = Pick<Models, 'identity' | 'token' | 'role'>;
+
+type Replaced = Awaited<ReturnType<typeof readReplaced>>;
 
 /** What a replace needs of the tenant as it is. */
 async function readReplaced(db: Reader, tenantId: string) {
@@ -480,7 +584,7 @@ async function readReplaced(db: Reader, tenantId: string) {
 
 function planReplace(
   data: TenantData,
-  old: Awaited<ReturnType<typeof readReplaced>>,
+  old: Replaced,
   replaceTokens: boolean,
 ): ReplacePlan {
   const identities = new Set(data.identities.map((i) => i.identityId));

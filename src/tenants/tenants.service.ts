@@ -75,43 +75,9 @@ export class TenantsService {
     } = {},
   ): Promise<ImportSummary> {
     const data = validateTenantFile(file);
-    const reachable = egressFieldErrors(
-      this.egress.allowsPrivate(data.tenant.id),
-      Object.assign(
-        {},
-        ...data.issuers.map((issuer, i) => ({
-          [`tenant.tokenIssuers[${i}].issuer`]: issuer.issuer,
-          [`tenant.tokenIssuers[${i}].jwksUri`]: issuer.jwksUri ?? undefined,
-        })),
-        ...data.providers.map((p, i) =>
-          linkUrls(p.link, `accountProviders[${i}].link.`),
-        ),
-      ),
-    );
-    if (reachable.length) throw new TenantFileError(reachable);
-    const maxProviders = this.config.quotas.providers;
-    if (data.providers.length > maxProviders)
-      throw new TenantFileError([
-        {
-          field: 'accountProviders',
-          message: `must have at most ${maxProviders} items (TENANT_MAX_PROVIDERS)`,
-        },
-      ]);
-    // A JWT must never be valid on two tenants' paths: one issuer and
-    // audience belong to one tenant.
-    const clashes = await this.tenants.issuerClashes(
-      data.tenant.id,
-      data.issuers.flatMap((i) =>
-        i.audiences.map((audience) => ({ issuer: i.issuer, audience })),
-      ),
-    );
-    if (clashes.length)
-      throw new TenantFileError(
-        clashes.map((c) => ({
-          field: `tenant.tokenIssuers[${data.issuers.findIndex((i) => i.issuer === c.issuer)}].audiences`,
-          message: `issuer "${c.issuer}" with audience "${c.audience}" is already trusted by tenant "${c.tenantId}"`,
-        })),
-      );
+    this.checkReachable(data);
+    this.checkProviderQuota(data);
+    await this.checkIssuersFree(data);
     // A tenant that does not exist yet has nothing to lose: no notice.
     if (
       replace &&
@@ -126,9 +92,82 @@ export class TenantsService {
         keptTokens: plan.keptTokens.length,
       });
     }
-    let written: Awaited<ReturnType<TenantsRepository['write']>>;
+    const written = await this.writeTenant(data, replace, replaceTokens);
+    return {
+      tenantId: data.tenant.id,
+      replaced: written.replaced,
+      identities: data.identities.length,
+      accounts: data.accounts.length,
+      friendships: data.friendships.length / 2,
+      tokens: data.tokens.length,
+      removedIdentities: written.removedIdentities.length,
+      removedTokens: written.removedTokens,
+      keptTokens: written.keptTokens.length,
+    };
+  }
+
+  /** Refuses a file whose issuers or link providers the tenant may not reach. */
+  private checkReachable(data: TenantData): void {
+    const reachable = egressFieldErrors(
+      this.egress.allowsPrivate(data.tenant.id),
+      Object.assign(
+        {},
+        ...data.issuers.map((issuer, i) => ({
+          [`tenant.tokenIssuers[${i}].issuer`]: issuer.issuer,
+          [`tenant.tokenIssuers[${i}].jwksUri`]: issuer.jwksUri ?? undefined,
+        })),
+        ...data.providers.map((p, i) =>
+          linkUrls(p.link, `accountProviders[${i}].link.`),
+        ),
+      ),
+    );
+    if (reachable.length) throw new TenantFileError(reachable);
+  }
+
+  /** Refuses a file with more account providers than a tenant may have. */
+  private checkProviderQuota(data: TenantData): void {
+    const maxProviders = this.config.quotas.providers;
+    if (data.providers.length > maxProviders)
+      throw new TenantFileError([
+        {
+          field: 'accountProviders',
+          message: `must have at most ${maxProviders} items (TENANT_MAX_PROVIDERS)`,
+        },
+      ]);
+  }
+
+  /**
+   * Refuses issuers another tenant trusts with one of the same audiences: a
+   * JWT must never be valid on two tenants' paths.
+   */
+  private async checkIssuersFree(data: TenantData): Promise<void> {
+    const clashes = await this.tenants.issuerClashes(
+      data.tenant.id,
+      data.issuers.flatMap((i) =>
+        i.audiences.map((audience) => ({ issuer: i.issuer, audience })),
+      ),
+    );
+    if (clashes.length)
+      throw new TenantFileError(
+        clashes.map((c) => ({
+          field: `tenant.tokenIssuers[${data.issuers.findIndex((i) => i.issuer === c.issuer)}].audiences`,
+          message: `issuer "${c.issuer}" with audience "${c.audience}" is already trusted by tenant "${c.tenantId}"`,
+        })),
+      );
+  }
+
+  /**
+   * Writes the tenant with an `imported` event for each identity and the
+   * file's client secrets sealed; the repository's refusals as the file's
+   * errors.
+   */
+  private async writeTenant(
+    data: TenantData,
+    replace: boolean,
+    replaceTokens: boolean,
+  ): ReturnType<TenantsRepository['write']> {
     try {
-      written = await this.tenants.write(
+      return await this.tenants.write(
         data,
         replace,
         data.identities.map((identity) => ({
@@ -164,17 +203,6 @@ export class TenantsService {
         },
       ]);
     }
-    return {
-      tenantId: data.tenant.id,
-      replaced: written.replaced,
-      identities: data.identities.length,
-      accounts: data.accounts.length,
-      friendships: data.friendships.length / 2,
-      tokens: data.tokens.length,
-      removedIdentities: written.removedIdentities.length,
-      removedTokens: written.removedTokens,
-      keptTokens: written.keptTokens.length,
-    };
   }
 
   /** The tenant in the import format, tokens left out; undefined when unknown. */

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
-import { lockTenantSettings, type Transaction } from '../database/tenant-lock';
-import { appendAdminEvent } from '../events/events.repository';
 import { sql } from 'kysely';
-import { builder, rowsIn, statement, StatementRow } from '../database/sql';
+import { SettingsRows } from '../admin/settings-rows.repository';
+import { Database } from '../database/database';
+import type { Transaction } from '../database/database';
+import { builder, statement, StatementRow } from '../database/sql';
+import type { AdminAction } from '../events/events.repository';
 import { Prisma } from '../generated/prisma/client';
 import type { AttemptResult } from './webhook-sender';
 
@@ -21,13 +22,82 @@ export type WebhookSettings = Pick<
   'url' | 'eventTypes' | 'description' | 'enabled'
 >;
 
-/** What the audit log says of a subscription: its settings, never a secret. */
-const described = (row: WebhookRow) => ({
+/**
+ * What a change writes of a subscription: its settings, its secrets, its
+ * delivery state. Its revision and its time of change follow.
+ */
+export type WebhookChange = Partial<
+  Omit<WebhookRow, 'id' | 'revision' | 'createdAt' | 'updatedAt'>
+>;
+
+/** What the audit log calls a change of a subscription. */
+export type WebhookAction =
+  'webhook.updated' | 'webhook.secret-rotated' | 'webhook.replayed';
+
+/** Why a change of a subscription was not made; the service says it. */
+export type WebhookRefusal =
+  | { refused: 'stale' }
+  | { refused: 'exists' }
+  | { refused: 'full'; max: number };
+
+/**
+ * What the audit log says of a subscription: its settings, never a secret;
+ * in the entries of its changes (not of its creation or removal), its
+ * position too.
+ */
+const described = (row: WebhookRow, action: AdminAction) => ({
   url: row.url,
   eventTypes: row.eventTypes,
   description: row.description,
   enabled: row.enabled,
+  ...(action !== 'webhook.created' &&
+    action !== 'webhook.deleted' && { position: String(row.position) }),
 });
+
+/** A subscription of the tenant, its row locked for the transaction. */
+const LOCK_WEBHOOK = statement((p: { tenantId: string; id: string }) =>
+  builder
+    .selectFrom('webhook')
+    .select([
+      'id',
+      'url',
+      'event_types as eventTypes',
+      'description',
+      'enabled',
+      'status',
+      'secret',
+      'previous_secret as previousSecret',
+      'previous_secret_until as previousSecretUntil',
+      'secret_created_at as secretCreatedAt',
+      'position',
+      'revision',
+      'next_attempt_at as nextAttemptAt',
+      'failing_since as failingSince',
+      'failed_attempts as failedAttempts',
+      'last_delivered_at as lastDeliveredAt',
+      'last_delivered_event_id as lastDeliveredEventId',
+      'last_error_at as lastErrorAt',
+      'last_error as lastError',
+      'replayed_at as replayedAt',
+      'created_at as createdAt',
+      'updated_at as updatedAt',
+    ])
+    .where('tenant_id', '=', p.tenantId)
+    .where('id', '=', p.id)
+    .forUpdate(),
+);
+
+async function lockWebhook(
+  tx: Transaction,
+  tenantId: string,
+  id: string,
+): Promise<WebhookRow | null> {
+  const [row]: (WebhookRow | undefined)[] = await tx.rows(LOCK_WEBHOOK, {
+    tenantId,
+    id,
+  });
+  return row ?? null;
+}
 
 /** An interval of `value` milliseconds. */
 const interval = (value: unknown) =>
@@ -268,28 +338,66 @@ const FAILED = statement((p: FailedParams) =>
     .returning('status'),
 );
 
+/** Gives a subscription back; see release. */
+const RELEASE = statement((p: { id: string; owner: string }) =>
+  builder
+    .updateTable('webhook')
+    .set({
+      lease_owner: null,
+      lease_until: null,
+      next_attempt_at: sql<Date>`GREATEST(next_attempt_at, now())`,
+    })
+    .where('id', '=', p.id)
+    .where('lease_owner', '=', p.owner)
+    .returning('id'),
+);
+
+/** Drops the delivery attempts older than `days`: how many. */
+const PRUNE_ATTEMPTS = statement((p: { days: number }) =>
+  builder
+    .with('pruned', (db) =>
+      db
+        .deleteFrom('webhook_attempt')
+        .where(
+          'attempted_at',
+          '<',
+          sql<Date>`now() - (${p.days} * interval '1 day')`,
+        )
+        .returning('id'),
+    )
+    .selectFrom('pruned')
+    .select(sql<number>`count(*)::int`.as('pruned')),
+);
+
 /** A change log event with the version it gave its identity. */
 export type DeliverableEvent = Prisma.IdentityEventGetPayload<object>;
 
-const ms = (value: number) => Prisma.sql`(${value} * interval '1 millisecond')`;
-
 /**
- * A tenant's webhook subscriptions (admin changes, each with its audit log
- * entry in one transaction) and the statements of their delivery: a worker
- * claims a subscription with a lease (FOR UPDATE SKIP LOCKED, so instances
- * never claim the same one), and every step after that is fenced by the
- * lease and the revision it claimed.
+ * A tenant's webhook subscriptions (admin changes as SettingsRows makes
+ * them) and the statements of their delivery: a worker claims a
+ * subscription with a lease (FOR UPDATE SKIP LOCKED, so instances never
+ * claim the same one), and every step after that is fenced by the lease
+ * and the revision it claimed.
  */
 @Injectable()
 export class WebhooksRepository {
-  constructor(private readonly database: Database) {}
+  private readonly webhooks: SettingsRows<WebhookRow>;
+
+  constructor(private readonly database: Database) {
+    this.webhooks = new SettingsRows(
+      database,
+      'webhook',
+      lockWebhook,
+      described,
+    );
+  }
 
   findWebhooks(
     tenantId: string,
     afterId: string | undefined,
     limit: number,
   ): Promise<WebhookRow[]> {
-    return this.database.prisma.webhook.findMany({
+    return this.database.models.webhook.findMany({
       where: {
         tenantId,
         ...(afterId !== undefined && { id: { gt: afterId } }),
@@ -301,114 +409,93 @@ export class WebhooksRepository {
   }
 
   findWebhook(tenantId: string, id: string): Promise<WebhookRow | null> {
-    return this.database.prisma.webhook.findFirst({
+    return this.database.models.webhook.findFirst({
       where: { tenantId, id },
       omit: OMIT,
     });
   }
 
   /**
-   * Adds a subscription that delivers the events committed after it: its
-   * position is the tenant's last event (events commit in id order per
-   * tenant, so none committed later has a lower id). 'full' when the tenant
-   * has `max` already: counted behind the tenant's settings lock, so that
-   * concurrent requests cannot each count the others out.
+   * Adds a subscription; refused as 'full' when the tenant has `max`
+   * already, counted behind the tenant's settings lock so that concurrent
+   * requests cannot each count the others out.
    */
   createWebhook(
     tenantId: string,
     row: WebhookSettings & { id: string; secret: string; status: string },
     actor: string,
     max: number,
-  ): Promise<WebhookRow | 'full'> {
-    return this.database.transaction(async (tx) => {
-      await lockTenantSettings(tx, tenantId);
-      if ((await tx.webhook.count({ where: { tenantId } })) >= max)
-        return 'full' as const;
-      const {
-        _max: { id: last },
-      } = await tx.identityEvent.aggregate({
-        where: { tenantId },
-        _max: { id: true },
-      });
-      const created = await tx.webhook.create({
-        data: { ...row, tenantId, position: last ?? 0n },
-        omit: OMIT,
-      });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'webhook.created',
-        target: `webhook:${row.id}`,
-        after: described(created),
-      });
-      return created;
-    });
+  ): Promise<WebhookRow | WebhookRefusal> {
+    return this.webhooks.create(
+      tenantId,
+      row.id,
+      actor,
+      (tx) => insertWebhook(tx, tenantId, row),
+      async (tx) =>
+        (await tx.models.webhook.count({ where: { tenantId } })) >= max
+          ? { refused: 'full' as const, max }
+          : undefined,
+    );
   }
 
   /**
-   * Changes a subscription under a row lock if `allows` accepts its current
-   * state: `change` gives the new values. Undefined when there is none,
-   * 'stale' when `allows` refused.
+   * Writes what `change` makes of the subscription when `check` passes on
+   * its current state, and raises its revision (a worker that claimed an
+   * older one stops); the audit log names it `webhook.<action>`. Null when
+   * there is no such subscription.
    */
   changeWebhook(
     tenantId: string,
     id: string,
-    allows: (current: WebhookRow) => boolean,
-    change: (
-      current: WebhookRow,
-      tx: Transaction,
-    ) => Promise<Prisma.WebhookUpdateInput>,
+    check: (current: WebhookRow) => boolean,
     actor: string,
-    action: 'webhook.updated' | 'webhook.secret-rotated' | 'webhook.replayed',
-  ): Promise<WebhookRow | 'stale' | undefined> {
-    return this.database.transaction(async (tx) => {
-      const current = await this.locked(tx, tenantId, id);
-      if (!current) return undefined;
-      if (!allows(current)) return 'stale';
-      const updated = await tx.webhook.update({
-        where: { id },
-        data: {
-          ...(await change(current, tx)),
-          revision: { increment: 1 },
-          updatedAt: new Date(),
-        },
-        omit: OMIT,
-      });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action,
-        target: `webhook:${id}`,
-        before: { ...described(current), position: String(current.position) },
-        after: { ...described(updated), position: String(updated.position) },
-      });
-      return updated;
-    });
+    action: WebhookAction,
+    change: (current: WebhookRow) => WebhookChange,
+  ): Promise<WebhookRow | WebhookRefusal | null> {
+    return this.webhooks.update(
+      tenantId,
+      id,
+      check,
+      actor,
+      action,
+      (tx, current) =>
+        tx.models.webhook.update({
+          where: { id },
+          data: {
+            ...change(current),
+            revision: { increment: 1 },
+            updatedAt: new Date(),
+          },
+          omit: OMIT,
+        }),
+    );
   }
 
-  /** Removes a subscription (its delivery log with it); false when there is none, 'stale' when `allows` refused. */
+  /**
+   * Removes the subscription (its delivery log with it) when `check`
+   * passes on it: what it was. Null when there is none.
+   */
   removeWebhook(
     tenantId: string,
     id: string,
-    allows: (current: WebhookRow) => boolean,
+    check: (current: WebhookRow) => boolean,
     actor: string,
-  ): Promise<boolean | 'stale'> {
-    return this.database.transaction(async (tx) => {
-      const current = await this.locked(tx, tenantId, id);
-      if (!current) return false;
-      if (!allows(current)) return 'stale';
-      await tx.webhook.delete({ where: { id } });
-      await appendAdminEvent(tx, tenantId, {
-        actor,
-        action: 'webhook.deleted',
-        target: `webhook:${id}`,
-        before: described(current),
-      });
-      return true;
-    });
+  ): Promise<WebhookRow | WebhookRefusal | null> {
+    return this.webhooks.remove(
+      tenantId,
+      id,
+      check,
+      actor,
+      async (tx, current) => {
+        await tx.models.webhook.delete({ where: { id } });
+        return current;
+      },
+    );
   }
 
   /** The id of the tenant's first event at or after `since`, if any. */
   async firstEventSince(tenantId: string, since: Date): Promise<bigint | null> {
-    const first = await this.database.prisma.identityEvent.findFirst({
+    const first = await this.database.models.identityEvent.findFirst({
       where: { tenantId, occurredAt: { gte: since } },
       orderBy: { id: 'asc' },
       select: { id: true },
@@ -426,7 +513,7 @@ export class WebhooksRepository {
     only?: { tenantId: string; id: string },
     cap = 1_000_000,
   ): Promise<Backlog[]> {
-    return rowsIn(this.database.prisma, only ? BACKLOGS.one : BACKLOGS.all, {
+    return this.database.primary.rows(only ? BACKLOGS.one : BACKLOGS.all, {
       tenantId: only?.tenantId ?? '',
       id: only?.id ?? '',
       cap,
@@ -435,7 +522,7 @@ export class WebhooksRepository {
 
   /** The delivery log, newest first, before attempt `beforeId`. */
   findAttempts(webhookId: string, beforeId: bigint | undefined, limit: number) {
-    return this.database.prisma.webhookAttempt.findMany({
+    return this.database.models.webhookAttempt.findMany({
       where: {
         webhookId,
         ...(beforeId !== undefined && { id: { lt: beforeId } }),
@@ -461,7 +548,7 @@ export class WebhooksRepository {
     limit: number,
     { tenantLimit, held }: Pick<ClaimParams, 'tenantLimit' | 'held'>,
   ) {
-    return rowsIn(this.database.prisma, CLAIM, {
+    return this.database.primary.rows(CLAIM, {
       owner,
       leaseMs,
       limit,
@@ -476,7 +563,7 @@ export class WebhooksRepository {
     position: bigint,
     limit: number,
   ): Promise<DeliverableEvent[]> {
-    return this.database.prisma.identityEvent.findMany({
+    return this.database.models.identityEvent.findMany({
       where: { tenantId, id: { gt: position } },
       orderBy: { id: 'asc' },
       take: limit,
@@ -503,7 +590,7 @@ export class WebhooksRepository {
       (max, a) => (max === null || a.eventId > max ? a.eventId : max),
       null,
     );
-    const [row] = await rowsIn(this.database.prisma, PROGRESSED, {
+    const [row] = await this.database.primary.rows(PROGRESSED, {
       id: claim.id,
       owner,
       revision: claim.revision,
@@ -533,7 +620,7 @@ export class WebhooksRepository {
     retrySeconds: number,
     gone: boolean,
   ): Promise<string | undefined> {
-    const [row] = await rowsIn(this.database.prisma, FAILED, {
+    const [row] = await this.database.primary.rows(FAILED, {
       id: claim.id,
       owner,
       revision: claim.revision,
@@ -550,27 +637,36 @@ export class WebhooksRepository {
    * waiting (claims go by next_attempt_at, which it had reached).
    */
   async release(id: string, owner: string): Promise<void> {
-    await this.database.prisma.$executeRaw`
-      UPDATE webhook
-         SET lease_owner = NULL, lease_until = NULL,
-             next_attempt_at = GREATEST(next_attempt_at, now())
-       WHERE id = ${id} AND lease_owner = ${owner}`;
+    await this.database.primary.rows(RELEASE, { id, owner });
   }
 
-  /** Drops delivery attempts older than `days`. */
+  /** Drops delivery attempts older than `days`; how many. */
   async pruneAttempts(days: number): Promise<number> {
-    return this.database.prisma.$executeRaw`
-      DELETE FROM webhook_attempt
-       WHERE attempted_at < now() - ${ms(days * 86_400_000)}`;
+    const [{ pruned }] = await this.database.primary.rows(PRUNE_ATTEMPTS, {
+      days,
+    });
+    return pruned;
   }
+}
 
-  private async locked(
-    tx: Transaction,
-    tenantId: string,
-    id: string,
-  ): Promise<WebhookRow | null> {
-    await tx.$queryRaw`
-      SELECT 1 FROM webhook WHERE tenant_id = ${tenantId} AND id = ${id} FOR UPDATE`;
-    return tx.webhook.findFirst({ where: { tenantId, id }, omit: OMIT });
-  }
+/**
+ * Stores a subscription that delivers the events committed after it: its
+ * position is the tenant's last event (events commit in id order per
+ * tenant, so none committed later has a lower id).
+ */
+async function insertWebhook(
+  tx: Transaction,
+  tenantId: string,
+  row: WebhookSettings & { id: string; secret: string; status: string },
+): Promise<WebhookRow> {
+  const {
+    _max: { id: last },
+  } = await tx.models.identityEvent.aggregate({
+    where: { tenantId },
+    _max: { id: true },
+  });
+  return tx.models.webhook.create({
+    data: { ...row, tenantId, position: last ?? 0n },
+    omit: OMIT,
+  });
 }

@@ -24,7 +24,13 @@ import {
   type WebhookRequest,
   WEBHOOK_ID,
 } from './webhooks.dto';
-import { WebhooksRepository, type WebhookRow } from './webhooks.repository';
+import {
+  type WebhookAction,
+  type WebhookChange,
+  type WebhookRefusal,
+  WebhooksRepository,
+  type WebhookRow,
+} from './webhooks.repository';
 
 /** The most subscriptions a tenant has. */
 export const MAX_WEBHOOKS = 20;
@@ -104,6 +110,38 @@ export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 const iso = (value: Date | null) => value?.toISOString();
 
+/** The answer to a refused change of a subscription. */
+function refusal(refused: WebhookRefusal): Error {
+  switch (refused.refused) {
+    case 'stale':
+      return new PreconditionFailed('the current ETag of the webhook');
+    case 'full':
+      return invalid(
+        'url',
+        `is one more than the ${refused.max} webhooks a tenant may have`,
+      );
+    case 'exists':
+      // A new id is drawn at random: one taken is the service's fault.
+      return new Error('A new webhook id is taken.');
+  }
+}
+
+const isRefusal = (value: object): value is WebhookRefusal =>
+  'refused' in value;
+
+/**
+ * What a change of subscription `id` made: its 404 when there is none, the
+ * answer of its refusal when it was refused.
+ */
+function made<T extends object>(
+  id: string,
+  result: T | WebhookRefusal | null,
+): T {
+  if (!result) throw new WebhookNotFound(id);
+  if (isRefusal(result)) throw refusal(result);
+  return result;
+}
+
 /**
  * A tenant's webhook subscriptions (docs/api.md, webhooks), for the admin
  * API and the command line alike: each change in the audit log, never a
@@ -140,10 +178,11 @@ export class WebhooksService {
   ): Promise<WebhookView & { secret: string }> {
     this.checkUrl(tenantId, body.url);
     const secret = newSecret();
+    const id = newWebhookId();
     const row = await this.webhooks.createWebhook(
       tenantId,
       {
-        id: newWebhookId(),
+        id,
         url: body.url,
         eventTypes: eventTypesOf(body.eventTypes),
         description: body.description ?? null,
@@ -154,12 +193,7 @@ export class WebhooksService {
       actor,
       MAX_WEBHOOKS,
     );
-    if (row === 'full')
-      throw invalid(
-        'url',
-        `is one more than the ${MAX_WEBHOOKS} webhooks a tenant may have`,
-      );
-    return { ...webhookView(row), secret };
+    return { ...webhookView(made(id, row)), secret };
   }
 
   /** Changes the settings `patch` names; 412 when If-Match names others. */
@@ -175,30 +209,9 @@ export class WebhooksService {
       tenantId,
       id,
       ifMatch,
-      async (current) => ({
-        ...(patch.url !== undefined && { url: patch.url }),
-        ...(patch.eventTypes !== undefined && {
-          eventTypes: eventTypesOf(patch.eventTypes),
-        }),
-        ...(patch.description !== undefined && {
-          description: patch.description,
-        }),
-        ...(patch.enabled === false && {
-          enabled: false,
-          status: 'disabled',
-        }),
-        // Enabling again resumes from the position, with a clean slate.
-        ...(patch.enabled === true &&
-          (!current.enabled || current.status !== 'active') && {
-            enabled: true,
-            status: 'active',
-            failingSince: null,
-            failedAttempts: 0,
-            nextAttemptAt: new Date(),
-          }),
-      }),
       actor,
       'webhook.updated',
+      (current) => patched(current, patch),
     );
   }
 
@@ -208,15 +221,10 @@ export class WebhooksService {
     ifMatch: string | undefined,
     actor: string,
   ): Promise<void> {
-    const removed = await this.webhooks.removeWebhook(
-      tenantId,
+    made(
       id,
-      matching(ifMatch),
-      actor,
+      await this.webhooks.removeWebhook(tenantId, id, matching(ifMatch), actor),
     );
-    if (removed === 'stale')
-      throw new PreconditionFailed('the current ETag of the webhook');
-    if (!removed) throw new WebhookNotFound(id);
   }
 
   /**
@@ -240,14 +248,14 @@ export class WebhooksService {
       tenantId,
       id,
       ifMatch,
-      async (current) => ({
+      actor,
+      'webhook.secret-rotated',
+      (current) => ({
         secret,
         secretCreatedAt: now,
         previousSecret: overlapSeconds > 0 ? current.secret : null,
         previousSecretUntil: overlapSeconds > 0 ? until : null,
       }),
-      actor,
-      'webhook.secret-rotated',
     );
     return {
       secret,
@@ -286,15 +294,15 @@ export class WebhooksService {
       tenantId,
       id,
       undefined,
-      async (current) => {
+      actor,
+      'webhook.replayed',
+      (current) => {
         const now = new Date();
         this.refuseEarlyReplay(current, now);
         return start !== null && start - 1n < current.position
           ? { position: start - 1n, nextAttemptAt: now, replayedAt: now }
           : { replayedAt: now };
       },
-      actor,
-      'webhook.replayed',
     );
     return this.status(tenantId, id);
   }
@@ -390,22 +398,19 @@ export class WebhooksService {
     tenantId: string,
     id: string,
     ifMatch: string | undefined,
-    change: ChangeArguments[3],
     actor: string,
-    action: ChangeArguments[5],
+    action: WebhookAction,
+    change: (current: WebhookRow) => WebhookChange,
   ): Promise<WebhookView> {
-    const result = await this.webhooks.changeWebhook(
+    const row = await this.webhooks.changeWebhook(
       tenantId,
       id,
       matching(ifMatch),
-      change,
       actor,
       action,
+      change,
     );
-    if (result === 'stale')
-      throw new PreconditionFailed('the current ETag of the webhook');
-    if (!result) throw new WebhookNotFound(id);
-    return webhookView(result);
+    return webhookView(made(id, row));
   }
 
   private async find(tenantId: string, id: string): Promise<WebhookRow> {
@@ -417,11 +422,32 @@ export class WebhooksService {
   }
 }
 
-type ChangeArguments = Parameters<WebhooksRepository['changeWebhook']>;
-
 /** Whether If-Match (absent: any) names the subscription's current settings. */
 const matching = (ifMatch: string | undefined) => (current: WebhookRow) =>
   ifMatchAllows(ifMatch, tagOf(webhookView(current)));
+
+/** What `patch` changes of the subscription `current`. */
+function patched(current: WebhookRow, patch: WebhookPatch): WebhookChange {
+  return {
+    ...(patch.url !== undefined && { url: patch.url }),
+    ...(patch.eventTypes !== undefined && {
+      eventTypes: eventTypesOf(patch.eventTypes),
+    }),
+    ...(patch.description !== undefined && {
+      description: patch.description,
+    }),
+    ...(patch.enabled === false && { enabled: false, status: 'disabled' }),
+    // Enabling again resumes from the position, with a clean slate.
+    ...(patch.enabled === true &&
+      (!current.enabled || current.status !== 'active') && {
+        enabled: true,
+        status: 'active',
+        failingSince: null,
+        failedAttempts: 0,
+        nextAttemptAt: new Date(),
+      }),
+  };
+}
 
 /** The stored form of a request's types: `*` alone when it is among them, each once. */
 function eventTypesOf(types: string[] | undefined): string[] {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
-import type { StatementSource } from '../pool-statements';
+import type { SqlExecutor } from '../pool-statements';
 
 /** A WAL position (`0/16B3748`) as a number that orders. */
 export function parseLsn(text: string): bigint {
@@ -16,7 +16,7 @@ export function lsnKey(lsn: bigint): string {
 /** One streaming replica: where to query it, and how far it has replayed. */
 export interface Replica {
   readonly name: string;
-  readonly statements: StatementSource;
+  readonly statements: SqlExecutor;
   /** Its replay position, read by a query; null when it is not a standby. */
   replayPosition(): Promise<bigint | null>;
   close(): Promise<void>;

@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { WRITTEN } from '../../identity/identity-writes';
-import { Database } from '../../database/database';
+import { Database, type Transaction } from '../../database/database';
 import { eventsOf } from '../../events/events.repository';
 import { sql } from 'kysely';
 import {
   builder,
-  compiled,
   condition,
   onTenantKey,
   RowOf,
-  rowsIn,
   statement,
   StatementRow,
 } from '../../database/sql';
-import { Prisma } from '../../generated/prisma/client';
+import { lockTenant } from '../../database/tenant-lock';
 import { groupFilter } from './group-filter';
 import { joiningIds, MemberChange } from './group-members';
 
@@ -71,7 +69,7 @@ export type CreateOutcome =
 export type WriteOutcome =
   CreateOutcome | { outcome: 'missing' } | { outcome: 'stale' };
 
-type Tx = Prisma.TransactionClient;
+type Tx = Transaction;
 
 const CREATE_ROLE = statement(
   (p: { tenantId: string; name: string; externalId: string | null }) =>
@@ -93,6 +91,13 @@ const LOCK_ROLE = statement((p: { tenantId: string; id: string }) =>
     .where('tenant_id', '=', p.tenantId)
     .where('id', '=', p.id)
     .forUpdate(),
+);
+
+const DELETE_ROLE = statement((p: { tenantId: string; id: string }) =>
+  builder
+    .deleteFrom('role')
+    .where('tenant_id', '=', p.tenantId)
+    .where('id', '=', p.id),
 );
 
 /** A Group's new name and externalId, with a new version. */
@@ -176,7 +181,7 @@ export class GroupsRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; groups: GroupRow[] }> {
-    const rows = await this.database.read.rowsOf(
+    const rows = await this.database.read.query(
       builder
         .with('matched', () =>
           roles()
@@ -233,7 +238,7 @@ export class GroupsRepository {
         return { outcome: 'admin-role' };
       if (await nameTaken(tx, tenantId, write.name))
         return { outcome: 'name-taken' };
-      const [group] = await rowsIn(tx, CREATE_ROLE, {
+      const [group] = await tx.rows(CREATE_ROLE, {
         tenantId,
         name: write.name,
         externalId: write.externalId,
@@ -256,7 +261,7 @@ export class GroupsRepository {
     plan: (current: GroupRow) => GroupWrite | 'stale',
   ): Promise<WriteOutcome> {
     return this.inGroupWrite(tenantId, async (tx) => {
-      const [current] = await rowsIn(tx, LOCK_ROLE, { tenantId, id });
+      const [current] = await tx.rows(LOCK_ROLE, { tenantId, id });
       if (!current) return { outcome: 'missing' };
       const write = plan(current);
       if (write === 'stale') return { outcome: 'stale' };
@@ -284,7 +289,7 @@ export class GroupsRepository {
       );
       if (!renamed && write.externalId === current.externalId && !changed)
         return { outcome: 'done', group: current };
-      const [group] = await rowsIn(tx, UPDATE_ROLE, {
+      const [group] = await tx.rows(UPDATE_ROLE, {
         tenantId,
         id,
         name: write.name,
@@ -304,7 +309,7 @@ export class GroupsRepository {
     expectedVersion?: bigint,
   ): Promise<'done' | 'missing' | 'stale' | 'admin-role'> {
     return this.inGroupWrite(tenantId, async (tx) => {
-      const [current] = await rowsIn(tx, LOCK_ROLE, { tenantId, id });
+      const [current] = await tx.rows(LOCK_ROLE, { tenantId, id });
       if (!current) return 'missing';
       if (expectedVersion !== undefined && current.version !== expectedVersion)
         return 'stale';
@@ -318,8 +323,7 @@ export class GroupsRepository {
         { kind: 'set', members: new Set() },
         false,
       );
-      await tx.$executeRaw(Prisma.sql`
-        DELETE FROM role WHERE tenant_id = ${tenantId} AND id = ${id}`);
+      await tx.rows(DELETE_ROLE, { tenantId, id });
       return 'done';
     });
   }
@@ -329,8 +333,7 @@ export class GroupsRepository {
     work: (tx: Tx) => Promise<T>,
   ): Promise<T> {
     return this.database.transaction(async (tx) => {
-      await tx.$executeRaw(Prisma.sql`
-        SELECT pg_advisory_xact_lock(${GROUP_WRITE_LOCK}::int, hashtext(${tenantId}))`);
+      await lockTenant(tx, GROUP_WRITE_LOCK, tenantId);
       return work(tx);
     });
   }
@@ -342,7 +345,7 @@ export class GroupsRepository {
  * that it cannot make admins.
  */
 async function adminRoles(tx: Tx, tenantId: string): Promise<string[]> {
-  const [row] = await rowsIn(tx, ADMIN_ROLES, { tenantId });
+  const [row] = await tx.rows(ADMIN_ROLES, { tenantId });
   return row?.adminRoles ?? [];
 }
 
@@ -357,7 +360,7 @@ async function nameTaken(
   name: string,
   exceptId?: string,
 ): Promise<boolean> {
-  const [taken] = await rowsIn(tx, NAME_TAKEN, {
+  const [taken] = await tx.rows(NAME_TAKEN, {
     tenantId,
     name,
     exceptId: exceptId ?? null,
@@ -375,7 +378,7 @@ async function lockIdentities(
   ids: string[],
 ): Promise<string[]> {
   if (ids.length === 0) return [];
-  const found = await rowsIn(tx, LOCK_MEMBERS, { tenantId, ids });
+  const found = await tx.rows(LOCK_MEMBERS, { tenantId, ids });
   const known = new Set(found.map((row) => row.identityId));
   return ids.filter((id) => !known.has(id));
 }
@@ -396,72 +399,64 @@ async function changeMembers(
     change.kind === 'set'
       ? [{ keep: true, ids: [...change.members] }, [...change.members]]
       : [{ keep: false, ids: [...change.remove] }, [...change.add]];
-  const [{ changed }] = await rowsIn(
-    tx,
-    compiled(
-      builder
-        .with('removed', (db) =>
-          db
-            .deleteFrom('role_assignment')
-            .where('tenant_id', '=', tenantId)
-            .where('role_name', '=', roleName)
-            .where((eb) => {
-              const listed = eb(
-                'identity_id',
-                '=',
-                eb.fn.any(eb.val(stay.ids)),
-              );
-              // A set keeps the members it lists; a delta removes them.
-              return stay.keep ? eb.not(listed) : listed;
-            })
-            .returning('identity_id'),
-        )
-        .with('added', (db) =>
-          db
-            .insertInto('role_assignment')
-            .columns(['tenant_id', 'identity_id', 'role_name'])
-            .expression(
-              builder
-                .selectFrom(sql<{ m: string }>`unnest(${join}::text[])`.as('m'))
-                .select((eb) => [
-                  eb.val(tenantId).as('tenant_id'),
-                  'm.m as identity_id',
-                  eb.val(roleName).as('role_name'),
-                ]),
-            )
-            .onConflict((conflict) => conflict.doNothing())
-            .returning('identity_id'),
-        )
-        .with('touched', (db) =>
-          db
-            .selectFrom('removed')
-            .select('identity_id')
-            .union(db.selectFrom('added').select('identity_id'))
-            .$if(everyone, (q) =>
-              q.union(
-                db
-                  .selectFrom('role_assignment')
-                  .select('identity_id')
-                  .where('tenant_id', '=', tenantId)
-                  .where('role_name', '=', roleName),
-              ),
+  const [{ changed }] = await tx.query(
+    builder
+      .with('removed', (db) =>
+        db
+          .deleteFrom('role_assignment')
+          .where('tenant_id', '=', tenantId)
+          .where('role_name', '=', roleName)
+          .where((eb) => {
+            const listed = eb('identity_id', '=', eb.fn.any(eb.val(stay.ids)));
+            // A set keeps the members it lists; a delta removes them.
+            return stay.keep ? eb.not(listed) : listed;
+          })
+          .returning('identity_id'),
+      )
+      .with('added', (db) =>
+        db
+          .insertInto('role_assignment')
+          .columns(['tenant_id', 'identity_id', 'role_name'])
+          .expression(
+            builder
+              .selectFrom(sql<{ m: string }>`unnest(${join}::text[])`.as('m'))
+              .select((eb) => [
+                eb.val(tenantId).as('tenant_id'),
+                'm.m as identity_id',
+                eb.val(roleName).as('role_name'),
+              ]),
+          )
+          .onConflict((conflict) => conflict.doNothing())
+          .returning('identity_id'),
+      )
+      .with('touched', (db) =>
+        db
+          .selectFrom('removed')
+          .select('identity_id')
+          .union(db.selectFrom('added').select('identity_id'))
+          .$if(everyone, (q) =>
+            q.union(
+              db
+                .selectFrom('role_assignment')
+                .select('identity_id')
+                .where('tenant_id', '=', tenantId)
+                .where('role_name', '=', roleName),
             ),
-        )
-        // Each identity that gained or lost the role: a new version and an event.
-        .with('bumped', (db) =>
-          db
-            .updateTable('identity as i')
-            .from('touched as s')
-            .set(WRITTEN)
-            .where('i.tenant_id', '=', tenantId)
-            .whereRef('i.identity_id', '=', 's.identity_id')
-            .returning('i.identity_id as identityId'),
-        )
-        .with('event', () => eventsOf('bumped', tenantId, 'updated', ['roles']))
-        .selectFrom('bumped')
-        .select(sql<number>`count(*)::int`.as('changed')),
-    ),
-    {},
+          ),
+      )
+      // Each identity that gained or lost the role: a new version and an event.
+      .with('bumped', (db) =>
+        db
+          .updateTable('identity as i')
+          .from('touched as s')
+          .set(WRITTEN)
+          .where('i.tenant_id', '=', tenantId)
+          .whereRef('i.identity_id', '=', 's.identity_id')
+          .returning('i.identity_id as identityId'),
+      )
+      .with('event', () => eventsOf('bumped', tenantId, 'updated', ['roles']))
+      .selectFrom('bumped')
+      .select(sql<number>`count(*)::int`.as('changed')),
   );
   return changed > 0;
 }
