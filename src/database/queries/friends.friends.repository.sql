@@ -1,0 +1,224 @@
+-- The statements of src/friends/friends.repository.ts, as PostgreSQL receives them.
+-- Written by `npm run sql`; src/database/query-files.spec.ts holds them.
+
+-- FRIENDS
+-- $1 tenantId, $2 tenantId, $3 identityId, $4 afterId, $5 afterName
+-- $6 afterId, $7 limit, $8 limit, $9 limit, $10 = 1
+with
+  "fetched" as (
+    select
+      coalesce(i.display_name, '') as "sort_name",
+      "i"."identity_id",
+      "i"."display_name",
+      "i"."small_pictures",
+      "i"."medium_pictures",
+      "i"."large_pictures"
+    from
+      "identity" as "i"
+    where
+      "i"."tenant_id" = $1
+      and "i"."identity_id" = ANY (
+        ARRAY(
+          (
+            select
+              "f"."friend_id"
+            from
+              "friendship" as "f"
+            where
+              "f"."tenant_id" = $2
+              and "f"."identity_id" = $3
+          )
+        )
+      )
+      and (
+        $4::text IS NULL
+        OR (coalesce(i.display_name, ''), i.identity_id) > ($5::text, $6::text)
+      )
+    order by
+      "sort_name",
+      "i"."identity_id"
+    limit
+      $7::int + 1
+  ),
+  "numbered" as (
+    select
+      *,
+      row_number() OVER (
+        ORDER BY
+          sort_name,
+          identity_id
+      ) as "n"
+    from
+      "fetched"
+  ),
+  "page" as (
+    select
+      *
+    from
+      "numbered"
+    where
+      (
+        $8::int IS NULL
+        OR n <= $9::int
+      )
+  )
+select
+  (
+    select
+      string_agg(
+        json_strip_nulls(
+          row_to_json(
+            (
+              SELECT
+                f
+              FROM
+                (
+                  SELECT
+                    page.identity_id AS "identityId",
+                    page.display_name AS "displayName",
+                    nullif(page.small_pictures, '{}') AS "smallPictures",
+                    nullif(page.medium_pictures, '{}') AS "mediumPictures",
+                    nullif(page.large_pictures, '{}') AS "largePictures"
+                ) AS f
+            )
+          )
+        )::text,
+        ','
+        ORDER BY
+          n
+      ) as "items"
+    from
+      "page"
+  ) as "items",
+  (
+    select
+      count(*)::int as "fetched"
+    from
+      "numbered"
+  ) as "fetched",
+  "last"."sort_name" as "lastName",
+  "last"."identity_id" as "lastId"
+from
+  (
+    select
+      1 as "x"
+  ) as "one"
+  left join (
+    select
+      "sort_name",
+      "identity_id"
+    from
+      "page"
+    order by
+      "n" desc
+    limit
+      $10
+  ) as "last" on true;
+
+-- ADD_FRIENDSHIP
+-- $1 tenantId, $2 friendId, $3 tenantId, $4 identityId, $5 tenantId
+-- $6 identityId, $7 tenantId, $8 = 'updated', $9 = ["friends"], $10 = 7486
+-- $11 tenantId
+with
+  "friend" as (
+    select
+      "identity_id"
+    from
+      "identity"
+    where
+      "tenant_id" = $1
+      and "identity_id" = $2
+  ),
+  "added" as (
+    insert into
+      "friendship" ("tenant_id", "identity_id", "friend_id")
+    select
+      $3 as "tenant_id",
+      $4 as "identity_id",
+      "friend"."identity_id" as "friend_id"
+    from
+      "friend"
+    union all
+    select
+      $5 as "tenant_id",
+      "friend"."identity_id" as "identity_id",
+      $6 as "friend_id"
+    from
+      "friend"
+    on conflict do nothing
+    returning
+      "identity_id" as "identityId"
+  ),
+  "event" as (
+    INSERT INTO
+      identity_event (tenant_id, identity_id, type, fields)
+    SELECT
+      $7,
+      s."identityId",
+      $8,
+      $9::text[]
+    FROM
+      "added" AS s
+      CROSS JOIN LATERAL (
+        SELECT
+          pg_advisory_xact_lock($10::int, hashtext ($11))
+        WHERE
+          s."identityId" IS NOT NULL
+      ) AS ordered
+  )
+select
+  (
+    select
+      count(*)::int as "added"
+    from
+      "added"
+  ) as "added",
+  exists (
+    select
+      1 as "one"
+    from
+      "friend"
+  ) as "friendExists";
+
+-- REMOVE_FRIENDSHIP
+-- $1 tenantId, $2 identityId, $3 friendId, $4 friendId, $5 identityId
+-- $6 tenantId, $7 = 'updated', $8 = ["friends"], $9 = 7486, $10 tenantId
+with
+  "removed" as (
+    delete from "friendship"
+    where
+      "tenant_id" = $1
+      and (
+        (
+          "identity_id" = $2
+          and "friend_id" = $3
+        )
+        or (
+          "identity_id" = $4
+          and "friend_id" = $5
+        )
+      )
+    returning
+      "identity_id" as "identityId"
+  ),
+  "event" as (
+    INSERT INTO
+      identity_event (tenant_id, identity_id, type, fields)
+    SELECT
+      $6,
+      s."identityId",
+      $7,
+      $8::text[]
+    FROM
+      "removed" AS s
+      CROSS JOIN LATERAL (
+        SELECT
+          pg_advisory_xact_lock($9::int, hashtext ($10))
+        WHERE
+          s."identityId" IS NOT NULL
+      ) AS ordered
+  )
+select
+  count(*)::int as "removed"
+from
+  "removed";
