@@ -1,5 +1,7 @@
 import { describeDatabaseUrl } from '../src/database/database-url';
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { AddressInfo, createServer } from 'node:net';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -278,9 +280,11 @@ describe('command line', () => {
             '--ttl',
             'forever',
           ),
-        ).toMatchObject({
+        ).toStrictEqual({
           code: 2,
-          err: '--ttl takes a number and a unit: 90s, 15m, 1h, 7d.\n',
+          out: '',
+          err: '--ttl takes a number and a unit: 90s, 15m, 1h, 7d.\nHelp: npm run cli -- token create --help\n',
+          database: undefined,
         });
       });
 
@@ -368,7 +372,7 @@ describe('command line', () => {
           cli('events', '--tenant', 'example', '--after', 'x'),
         ).toMatchObject({
           code: 2,
-          err: '--after takes an event id.\n',
+          err: '--after takes an event id.\nHelp: npm run cli -- events --help\n',
         });
       });
 
@@ -695,6 +699,54 @@ describe('command line', () => {
     expect(result.err).toMatch(/^Usage: npm run cli -- <command>/);
   });
 
+  it('prints help on standard output, exit code 0, without opening a database', async () => {
+    const closed = {
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:${await closedPort()}/closed`,
+    };
+    const help = (...args: string[]) => cliWith({ more: closed }, ...args);
+    const usage = help('--help');
+    expect(usage).toMatchObject({ code: 0, err: '', database: undefined });
+    expect(usage.out).toMatch(/^Usage: npm run cli -- <command>/);
+    expect(usage.out).toContain('\n  token create --tenant <t> ');
+    expect(help('help')).toStrictEqual(usage);
+    const create = help('token', 'create', '--help');
+    expect(create).toMatchObject({ code: 0, err: '', database: undefined });
+    expect(create.out).toMatch(
+      /^Usage: npm run cli -- token create --tenant <t>\n/,
+    );
+    expect(create.out).toContain('\n  --ttl <n>(s|m|h|d)   how long it lives');
+    expect(help('help', 'token', 'create')).toStrictEqual(create);
+  });
+
+  it('refuses wrong usage with exit code 2 before it opens the database', () => {
+    expect(cli('token', 'create', '--tenant', 'demo')).toStrictEqual({
+      code: 2,
+      out: '',
+      err: 'Name either --identity (an access token) or --app (an app token).\nHelp: npm run cli -- token create --help\n',
+      database: undefined,
+    });
+    expect(cli('token', 'list', '--tenant', 'demo', '--all')).toMatchObject({
+      code: 2,
+      out: '',
+      err: expect.stringMatching(
+        /^Unknown option '--all'\..*\nHelp: npm run cli -- token list --help\n$/,
+      ),
+      database: undefined,
+    });
+  });
+
+  it('says a tenant that does not exist is unknown, exit code 1, for every command', () => {
+    for (const args of [
+      ['token', 'list', '--tenant', 'nope'],
+      ['events', '--tenant', 'nope'],
+    ])
+      expect(cli(...args)).toMatchObject({
+        code: 1,
+        out: '',
+        err: 'Unknown tenant "nope".\n',
+      });
+  });
+
   it('names a wrongly configured variable', () => {
     const result = spawnSync(
       process.execPath,
@@ -710,3 +762,13 @@ describe('command line', () => {
     );
   });
 });
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
