@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
 import { Prisma } from '../src/generated/prisma/client';
-import { identity, tenantFile, token, type Token } from './support/factories';
+import {
+  identity,
+  insertRows,
+  tenantFile,
+  token,
+  type Token,
+} from './support/factories';
 import { LocalOAuthServer } from './support/oauth2-server';
 import { Browser, LocalOpenIdProvider } from './support/oidc-op';
 import { problemBody as problem } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // The service's address as browsers reach it in these tests: never
 // requested by HTTP, the test browser hands its URLs to the test app.
@@ -29,80 +35,82 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     [{ clientId: 'attacker-app', redirectUris: [CALLBACK] }],
   );
   const github = new LocalOAuthServer('gh-client', 'gh-secret');
-  let t: TestApp;
-
   beforeAll(async () => {
     await op.start();
     await github.start();
-    const file = tenantFile({
-      id: TENANT,
-      linkReturnUrls: [APP, OTHER_APP],
-      accountProviders: [
-        {
-          accountProviderId: 'op',
-          displayName: 'Local OP',
-          signInUrl: 'https://op.example/configured',
-          allowsMultipleAccounts: true,
-          link: {
-            type: 'oidc',
-            issuer: op.base,
-            clientId: 'identity-service',
-            clientSecret: 'link-client-secret',
-          },
-        },
-        {
-          accountProviderId: 'one',
-          signInUrl: 'https://one.example/configured',
-          link: {
-            type: 'oidc',
-            issuer: op.base,
-            clientId: 'identity-service',
-            clientSecret: 'link-client-secret',
-          },
-        },
-        { accountProviderId: 'plain', signInUrl: 'https://plain.example/' },
-        {
-          accountProviderId: 'github',
-          signInUrl: 'https://github.example/configured',
-          link: {
-            type: 'oauth2',
-            authorizationEndpoint: `${github.base}/login/oauth/authorize`,
-            tokenEndpoint: `${github.base}/login/oauth/access_token`,
-            userInfoEndpoint: `${github.base}/user`,
-            clientId: 'gh-client',
-            clientSecret: 'gh-secret',
-            scopes: ['read:user'],
-            claims: {
-              issuedUserId: 'id',
-              displayName: 'name',
-              pictureUrl: 'avatar_url',
-              accountProfileUrl: 'html_url',
-            },
-          },
-        },
-      ],
-      identities: [
-        identity('ann', { roles: ['admin'] }),
-        identity('vic'),
-        identity('bob', {
-          accounts: [
-            {
-              accountId: 'bob-one',
-              accountProviderId: 'one',
-              issuedUserId: 'b1',
-            },
-          ],
-        }),
-      ],
-      tokens: [ANN, BOB, VIC, CRM],
-    });
-    t = await startTestApp([file], { publicUrl: SERVICE });
   });
   afterAll(async () => {
-    await t.close();
     await op.stop();
     await github.stop();
   });
+  // The providers' addresses are known once they have started.
+  const t = useTestApp(() => ({
+    tenants: [
+      tenantFile({
+        id: TENANT,
+        linkReturnUrls: [APP, OTHER_APP],
+        accountProviders: [
+          {
+            accountProviderId: 'op',
+            displayName: 'Local OP',
+            signInUrl: 'https://op.example/configured',
+            allowsMultipleAccounts: true,
+            link: {
+              type: 'oidc',
+              issuer: op.base,
+              clientId: 'identity-service',
+              clientSecret: 'link-client-secret',
+            },
+          },
+          {
+            accountProviderId: 'one',
+            signInUrl: 'https://one.example/configured',
+            link: {
+              type: 'oidc',
+              issuer: op.base,
+              clientId: 'identity-service',
+              clientSecret: 'link-client-secret',
+            },
+          },
+          { accountProviderId: 'plain', signInUrl: 'https://plain.example/' },
+          {
+            accountProviderId: 'github',
+            signInUrl: 'https://github.example/configured',
+            link: {
+              type: 'oauth2',
+              authorizationEndpoint: `${github.base}/login/oauth/authorize`,
+              tokenEndpoint: `${github.base}/login/oauth/access_token`,
+              userInfoEndpoint: `${github.base}/user`,
+              clientId: 'gh-client',
+              clientSecret: 'gh-secret',
+              scopes: ['read:user'],
+              claims: {
+                issuedUserId: 'id',
+                displayName: 'name',
+                pictureUrl: 'avatar_url',
+                accountProfileUrl: 'html_url',
+              },
+            },
+          },
+        ],
+        identities: [
+          identity('ann', { roles: ['admin'] }),
+          identity('vic'),
+          identity('bob', {
+            accounts: [
+              {
+                accountId: 'bob-one',
+                accountProviderId: 'one',
+                issuedUserId: 'b1',
+              },
+            ],
+          }),
+        ],
+        tokens: [ANN, BOB, VIC, CRM],
+      }),
+    ],
+    config: { publicUrl: SERVICE },
+  }));
 
   const accounts = (caller: Token, path = '/accounts') =>
     t.as(caller.token).get(`/${TENANT}/api/identity/v1${path}`).expect(200);
@@ -284,20 +292,20 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
   it('gives a fresh URL after a start that came long after the previous one', async () => {
     // A start more than 2 × LINK_TICKET_SECONDS + LINK_ATTEMPT_SECONDS ago,
     // which the next start deletes.
-    await t.database.prisma.linkAttempt.create({
-      data: {
+    await insertRows(t.database, 'link_attempt', [
+      {
         state: 'an-old-start',
-        ticketHash: 'an-old-ticket',
-        tenantId: TENANT,
-        identityId: 'bob',
-        accountProviderId: 'op',
-        codeVerifier: 'v',
+        ticket_hash: 'an-old-ticket',
+        tenant_id: TENANT,
+        identity_id: 'bob',
+        account_provider_id: 'op',
+        code_verifier: 'v',
         nonce: 'n',
-        returnUrl: APP,
-        createdAt: new Date(Date.now() - 1300_000),
-        expiresAt: new Date(Date.now() - 700_000),
+        return_url: APP,
+        created_at: new Date(Date.now() - 1300_000),
+        expires_at: new Date(Date.now() - 700_000),
       },
-    });
+    ]);
     const browser = new Browser(t, SERVICE);
     const used = await signInUrl(BOB, 'op');
     expect(new URL((await browser.open(used)).location!).origin).toBe(op.base);

@@ -1,7 +1,6 @@
 import { identity, provider, tenantFile, token } from './support/factories';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTenant, useTestApp } from './support/test-app';
 import { problemBody } from './support/problem';
-import type { TestTenant } from './support/test-tenant';
 
 const WRITER = token({ appId: 'crm', scopes: ['accounts:write'] });
 const READER = token({
@@ -40,15 +39,8 @@ const FILE = tenantFile({
 });
 
 describe('writing accounts (accounts:write, and unlinking one’s own)', () => {
-  let t: TestApp;
-  let tenant: TestTenant;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await t.newTenant(FILE);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const tenant = useTenant(t, FILE, { each: true });
 
   const post = (id: string, body: object, secret = WRITER.token) =>
     t

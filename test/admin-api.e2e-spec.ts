@@ -1,8 +1,7 @@
 import { TokensService } from '../src/auth/tokens.service';
 import { identity, tenantFile, token } from './support/factories';
 import { problemBody } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
-import type { TestTenant } from './support/test-tenant';
+import { useTenant, useTestApp } from './support/test-app';
 
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const READER = token({
@@ -21,15 +20,8 @@ const FILE = tenantFile({
 });
 
 describe('the tenant administration API (tenant:admin)', () => {
-  let t: TestApp;
-  let tenant: TestTenant;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await t.newTenant(FILE);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const tenant = useTenant(t, FILE, { each: true });
 
   const base = () => `/${tenant.id}/api/admin/v1`;
   const as = (secret: string) => ({

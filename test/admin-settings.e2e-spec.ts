@@ -1,9 +1,8 @@
 import { EventsService } from '../src/events/events.service';
 import { identity, tenantFile, token } from './support/factories';
-import { AUDIENCE, LocalIssuer } from './support/local-issuer';
+import { AUDIENCE, useLocalIssuer } from './support/local-issuer';
 import { problemBody as problem } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
-import type { TestTenant } from './support/test-tenant';
+import { useTenant, useTestApp } from './support/test-app';
 
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
@@ -74,21 +73,9 @@ function expected(status: number, slug: string, detail: string) {
 }
 
 describe('the admin API’s account providers and token issuers', () => {
-  const idp = new LocalIssuer();
-  let t: TestApp;
-  let tenant: TestTenant;
-  beforeAll(async () => {
-    await idp.start();
-    await idp.addKey('rsa', 'RS256');
-    t = await startTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await t.newTenant(FILE);
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
-  });
+  const idp = useLocalIssuer();
+  const t = useTestApp();
+  const tenant = useTenant(t, FILE, { each: true });
 
   const base = () => `/${tenant.id}/api/admin/v1`;
   const authorized = <T extends { set(k: string, v: string): T }>(req: T) =>

@@ -1,7 +1,7 @@
 import { TokensService } from '../src/auth/tokens.service';
 import { API, example, TOKENS } from './support/example';
 import { identity, tenantFile, token } from './support/factories';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // The authorization table of decisions.md, for every kind of caller against
 // every GET endpoint. The target is mary: ada (admin) and charles are her
@@ -59,8 +59,7 @@ const TABLE: [
 ];
 
 describe('authorization table', () => {
-  let t: TestApp;
-  beforeAll(async () => {
+  const t = useTestApp(() => {
     const file = example();
     file.identities.push(
       identity('olga', { displayName: 'Olga', friends: ['charles'] }),
@@ -70,10 +69,11 @@ describe('authorization table', () => {
       identities: [identity('mary')],
       tokens: [OTHER_TENANT],
     });
-    t = await startTestApp([file, other]);
-    await t.app.get(TokensService).revokeToken('example', REVOKED.token);
+    return { tenants: [file, other] };
   });
-  afterAll(() => t.close());
+  beforeAll(() =>
+    t.app.get(TokensService).revokeToken('example', REVOKED.token),
+  );
 
   describe.each(TABLE)('%s', (_caller, token, current, byId) => {
     const paths = [...CURRENT, ...BY_ID];

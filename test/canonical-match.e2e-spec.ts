@@ -1,6 +1,6 @@
 import { identity, tenantFile, token } from './support/factories';
-import { AUDIENCE, LocalIssuer } from './support/local-issuer';
-import { startTestApp, TestApp } from './support/test-app';
+import { AUDIENCE, LocalIssuer, useLocalIssuer } from './support/local-issuer';
+import { useTestApp } from './support/test-app';
 
 const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -51,12 +51,8 @@ const tenant = (idp: LocalIssuer, id: string, issuer: object) =>
   });
 
 describe('a key (userName, verified e-mail address, Group name) matches only its own ASCII letters in any case', () => {
-  const idp = new LocalIssuer();
-  let t: TestApp;
-
-  beforeAll(async () => {
-    await idp.start();
-    await idp.addKey('rsa', 'RS256');
+  const idp = useLocalIssuer();
+  const t = useTestApp(() => {
     const tenants = [
       tenant(idp, 'cm-username', { identityMatch: 'userName' }),
       tenant(idp, 'cm-email', {
@@ -71,13 +67,12 @@ describe('a key (userName, verified e-mail address, Group name) matches only its
       }),
     ];
     // The local issuer is on loopback, which these tenants may reach.
-    t = await startTestApp(tenants, {
-      egressPrivateNetworkTenants: tenants.map((f) => f.tenant.id),
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
+    return {
+      tenants,
+      config: {
+        egressPrivateNetworkTenants: tenants.map((f) => f.tenant.id),
+      },
+    };
   });
 
   const me = async (realm: string, claims: object) =>

@@ -1,7 +1,7 @@
 import { loadConfig } from '../src/config/app-config';
 import { tenantFile, token } from './support/factories';
-import { problemBody } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
+import { adminRequests } from './support/admin-requests';
+import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 
 // A tenant's caps are counted behind its settings lock, in the transaction
@@ -13,60 +13,16 @@ const NO_DELIVERY = loadConfig({ WEBHOOK_DELIVERY: 'false' }).webhooks;
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 
 describe('per-tenant caps under concurrent requests', () => {
-  let t: TestApp;
-  let tenant: TestTenant;
-  beforeAll(async () => {
-    t = await startTestApp([], { rateLimit: 1_000_000, webhooks: NO_DELIVERY });
+  const t = useTestApp({
+    config: { rateLimit: 1_000_000, webhooks: NO_DELIVERY },
   });
-  afterAll(() => t.close());
+  let tenant: TestTenant;
 
-  const admin = (path: string) => `/${tenant.id}/api/admin/v1${path}`;
-  const post = (path: string, body: object) =>
-    t
-      .http()
-      .post(admin(path))
-      .set('Authorization', `Bearer ${tenant.token(ADMIN.token)}`)
-      .send(body);
-  const list = async (path: string) =>
-    (
-      await t
-        .http()
-        .get(admin(`${path}?limit=1000`))
-        .set('Authorization', `Bearer ${tenant.token(ADMIN.token)}`)
-        .expect(200)
-    ).body as unknown[];
-
-  /** Sends `count` POSTs at once: how many made a row, and the others' status and body. */
-  async function postAtOnce(
-    path: string,
-    count: number,
-    body: (i: number) => object,
-  ) {
-    const answers = await Promise.all(
-      Array.from({ length: count }, (_, i) => post(path, body(i))),
-    );
-    return {
-      made: answers.filter((a) => a.status === 201).length,
-      refused: answers
-        .filter((a) => a.status !== 201)
-        .map((a) => [a.status, a.body]),
-    };
-  }
-
-  /** The 400 of a POST past the cap: the field it names and why. */
-  const refusal = (path: string, field: string, message: string) => [
-    400,
-    {
-      ...problemBody(
-        400,
-        'invalid-request',
-        `${field} ${message}`,
-        admin(path),
-      ),
-      title: 'Invalid request',
-      errors: [{ field, message }],
-    },
-  ];
+  const { list, postAtOnce, refusal } = adminRequests(
+    t,
+    () => tenant,
+    ADMIN.token,
+  );
 
   it('webhooks: 60 POSTs at once make exactly 20, the rest get the 400 of the cap', async () => {
     tenant = await t.newTenant(tenantFile({ tokens: [ADMIN] }));

@@ -1,11 +1,10 @@
-import { Database } from '../src/database/database';
 import { migrate, readMigrations } from '../src/database/migrator';
 import { identity, tenantFile, token, type Token } from './support/factories';
 import { LocalOAuthServer } from './support/oauth2-server';
 import { Browser } from './support/oidc-op';
 import { problemBody as problem } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { useTestApp } from './support/test-app';
+import { useTestDatabase } from './support/test-database';
 
 // Client secrets of account linking are tenant data, written by a tenant's
 // administrator, kept sealed under the operator's key, never shown, and
@@ -23,27 +22,22 @@ const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 describe('client secrets of account linking', () => {
   const github = new LocalOAuthServer('gh-client', 'the-gh-secret');
-  let t: TestApp;
-
+  const t = useTestApp({
+    tenants: [
+      tenantFile({
+        id: TENANT,
+        linkReturnUrls: [APP],
+        identities: [identity('ann')],
+        tokens: [ADMIN, ANN],
+      }),
+    ],
+    config: { publicUrl: SERVICE },
+  });
   beforeAll(async () => {
     await github.start();
     github.signedIn = { id: 7, login: 'ann-gh', name: 'Ann at GH' };
-    t = await startTestApp(
-      [
-        tenantFile({
-          id: TENANT,
-          linkReturnUrls: [APP],
-          identities: [identity('ann')],
-          tokens: [ADMIN, ANN],
-        }),
-      ],
-      { publicUrl: SERVICE },
-    );
   });
-  afterAll(async () => {
-    await t.close();
-    await github.stop();
-  });
+  afterAll(() => github.stop());
 
   const admin = (
     method: 'post' | 'put' | 'get',
@@ -303,13 +297,12 @@ describe('client secrets of account linking', () => {
 });
 
 describe('a client secret without an operator key', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([tenantFile({ id: 'nokey', tokens: [ADMIN] })], {
+  const t = useTestApp({
+    tenants: [tenantFile({ id: 'nokey', tokens: [ADMIN] })],
+    config: {
       secretKeys: { kind: 'none' },
-    });
+    },
   });
-  afterAll(() => t.close());
 
   it('is refused with 409, and nothing is written', async () => {
     const res = await t
@@ -342,16 +335,7 @@ describe('a client secret without an operator key', () => {
 });
 
 describe('the upgrade from a client secret named by an environment variable', () => {
-  let db: TestDatabase;
-  let database: Database;
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrateOnStart: false }, { empty: true });
-    database = await Database.connect(db.config);
-  });
-  afterAll(async () => {
-    await database.close();
-    await db.drop();
-  });
+  const database = useTestDatabase({ migrateOnStart: false }, { empty: true });
 
   it('drops the variable’s name and keeps the rest of the link settings', async () => {
     const all = readMigrations();

@@ -1,12 +1,11 @@
 import { connect } from 'node:net';
-import { AddressInfo } from 'node:net';
 import { API, example, TOKENS } from './support/example';
-import { startTestApp } from './support/test-app';
+import { withTestApp } from './support/test-app';
 
 describe('concurrency and slow clients', () => {
   it('serves reads while the tenant is replaced, and ends with exactly the file', async () => {
-    const t = await startTestApp([example()], { rateLimit: 1_000_000 });
-    try {
+    const options = { tenants: [example()], config: { rateLimit: 1_000_000 } };
+    await withTestApp(options, async (t) => {
       const file = example();
       file.identities[0].displayName = 'Ada, replaced';
       const reads = Array.from({ length: 60 }, (_, i) =>
@@ -30,23 +29,13 @@ describe('concurrency and slow clients', () => {
         identities: unknown[];
       };
       expect(exported.identities).toHaveLength(file.identities.length);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('closes a connection whose headers trickle in slower than HTTP_HEADERS_TIMEOUT_MS', async () => {
-    const t = await startTestApp([], {
-      headersTimeoutMs: 1000,
-      requestTimeoutMs: 2000,
-    });
-    const server = t.app.getHttpServer();
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    try {
-      const socket = connect(
-        (server.address() as AddressInfo).port,
-        '127.0.0.1',
-      );
+    const config = { headersTimeoutMs: 1000, requestTimeoutMs: 2000 };
+    await withTestApp({ config }, async (t) => {
+      const socket = connect(await t.listen(), '127.0.0.1');
       let answer = '';
       socket.on('data', (chunk) => (answer += chunk));
       socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n');
@@ -60,8 +49,6 @@ describe('concurrency and slow clients', () => {
       expect(Date.now() - started).toBeLessThan(5000);
       expect(answer).toMatch(/^HTTP\/1\.1 408 /);
       expect(answer).toContain('"type":"urn:problem:identity:request-timeout"');
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

@@ -1,15 +1,11 @@
 import { API, bearer, example, TOKENS } from './support/example';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // Conditional GETs as fetch() sends them: every fetch() with If-None-Match
 // also sends Cache-Control: no-cache, and the origin still evaluates the
 // precondition (RFC 9110 §13.2).
 describe('conditional GET', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ tenants: [example()] });
 
   const get = (path: string, token: string, etag?: string) => {
     const req = t.http().get(path).set(bearer(token));
@@ -70,11 +66,7 @@ describe('conditional GET', () => {
 
 // decisions.md: a tag says only "the representation you see changed".
 describe("the ETag of a friend's public view", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ tenants: [example()] });
 
   const view = () =>
     t.http().get(`${API}/mary`).set(bearer(TOKENS.charles)).expect(200);

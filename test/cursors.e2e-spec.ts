@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { loadConfig } from '../src/config/app-config';
 import { identity, provider, tenantFile, token } from './support/factories';
-import { fingerprint } from './support/fingerprint';
-import { startTestApp, TestApp } from './support/test-app';
-import type { TestTenant } from './support/test-tenant';
+import { snapshot } from './support/snapshot';
+import { useTenant, useTestApp } from './support/test-app';
 
 // A cursor is unsigned base64url JSON: a caller can send any string, or the
 // JSON of a cursor's shape with values no page ever ends on. Every paged
@@ -108,12 +107,12 @@ const cursor = (length: number) =>
   );
 
 describe('cursors of every paged route', () => {
-  let t: TestApp;
-  let tenant: TestTenant;
+  const t = useTestApp({
+    config: { rateLimit: 1_000_000, webhooks: NO_DELIVERY },
+  });
+  const tenant = useTenant(t, FILE);
   let webhook: string;
   beforeAll(async () => {
-    t = await startTestApp([], { rateLimit: 1_000_000, webhooks: NO_DELIVERY });
-    tenant = await t.newTenant(FILE);
     const made = await t
       .http()
       .post(`/${tenant.id}/api/admin/v1/webhooks`)
@@ -128,7 +127,6 @@ describe('cursors of every paged route', () => {
       .send({ url: 'https://hooks.example/other' })
       .expect(201);
   });
-  afterAll(() => t.close());
 
   /** Each paged route: its path, the token that may read it, its cursor's keys. */
   const routes = () => {
@@ -209,7 +207,7 @@ describe('cursors of every paged route', () => {
 
   it('answers any cursor with a page or that 400, never a 5xx, changing nothing', async () => {
     const all = routes();
-    const before = await fingerprint(t.database);
+    const before = await snapshot(t.database);
     await fc.assert(
       fc.asyncProperty(
         fc
@@ -233,6 +231,6 @@ describe('cursors of every paged route', () => {
             : Number(process.env.FUZZ_SEED ?? 20261127),
       },
     );
-    expect(await fingerprint(t.database)).toBe(before);
+    expect(await snapshot(t.database)).toStrictEqual(before);
   }, 600_000);
 });

@@ -1,24 +1,22 @@
 import { API, example, TOKENS } from './support/example';
 import { LogLine } from './support/log-recorder';
 import { withClient } from './support/postgres-admin';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // PostgreSQL only: the database is taken away under the running service by
 // renaming it (after cutting its connections), then given back.
 describe('while the database is unreachable', () => {
-  let t: TestApp;
+  const t = useTestApp({ tenants: [example()] });
   let name: string;
   let logs: LogLine[];
   const admin = (sql: string) => withClient((c) => c.query(sql));
 
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
+  beforeAll(() => {
     logs = t.recordLogs();
     name = new URL(
       t.database.description.replace(/^PostgreSQL at /, 'postgresql://'),
     ).pathname.slice(1);
   });
-  afterAll(() => t.close());
 
   it('answers 503 with Retry-After, reports not ready but alive, and recovers without a restart', async () => {
     await admin(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);

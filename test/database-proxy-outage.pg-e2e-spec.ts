@@ -2,7 +2,7 @@ import { API, example, TOKENS } from './support/example';
 import { LogLine } from './support/log-recorder';
 import { ADMIN_URL } from './support/postgres-admin';
 import { TcpProxy } from './support/tcp-proxy';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // PostgreSQL only: the service reaches the database through a proxy the test
 // controls. It cuts the proxy (connections dropped, new ones refused) or
@@ -11,28 +11,24 @@ import { startTestApp, TestApp } from './support/test-app';
 describe.each(['cut', 'blackhole'] as const)(
   'a database outage (%s)',
   (failure) => {
-    let t: TestApp;
-    let proxy: TcpProxy;
+    const admin = new URL(ADMIN_URL);
+    const proxy = new TcpProxy(admin.hostname, Number(admin.port || 5432));
+    beforeAll(() => proxy.start());
+    // Restored before the service closes, stopped after.
+    afterAll(() => proxy.restore());
+    const t = useTestApp(() => ({
+      tenants: [example()],
+      config: {
+        databaseConnectTimeoutMs: 1000,
+        databaseQueryTimeoutMs: 2000,
+        rateLimit: 1_000_000,
+      },
+      viaPort: proxy.port,
+    }));
+    afterAll(() => proxy.stop());
     let logs: LogLine[];
-    beforeAll(async () => {
-      const admin = new URL(ADMIN_URL);
-      proxy = new TcpProxy(admin.hostname, Number(admin.port || 5432));
-      await proxy.start();
-      t = await startTestApp(
-        [example()],
-        {
-          databaseConnectTimeoutMs: 1000,
-          databaseQueryTimeoutMs: 2000,
-          rateLimit: 1_000_000,
-        },
-        proxy.port,
-      );
+    beforeAll(() => {
       logs = t.recordLogs();
-    });
-    afterAll(async () => {
-      proxy.restore();
-      await t.close();
-      await proxy.stop();
     });
 
     const timed = async (

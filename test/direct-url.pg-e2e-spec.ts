@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { readMigrations } from '../src/database/migrator';
 import { withClient } from './support/postgres-admin';
-import { startTestApp } from './support/test-app';
+import { withTestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
+import { freePort } from './support/free-port';
 
 // DATABASE_URL is the pooled URL; DATABASE_DIRECT_URL the primary itself,
 // where the migrations and the command line connect. Here the two are
@@ -23,29 +23,21 @@ const migrationsIn = (url: string) =>
     url,
   );
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
-
 describe('the direct URL', () => {
   it('takes the migrations the service applies at start', async () => {
     const direct = await createTestDatabase({}, { empty: true });
-    const t = await startTestApp([], {
+    const config = {
       migrateOnStart: true,
       databaseDirectUrl: direct.config.databaseUrl,
-    });
+    };
     try {
-      expect(await migrationsIn(direct.config.databaseUrl!)).toStrictEqual(
-        readMigrations().map((m) => m.name),
-      );
-      await t.http().get('/health/ready').expect(200);
+      await withTestApp({ config }, async (t) => {
+        expect(await migrationsIn(direct.config.databaseUrl!)).toStrictEqual(
+          readMigrations().map((m) => m.name),
+        );
+        await t.http().get('/health/ready').expect(200);
+      });
     } finally {
-      await t.close();
       await direct.drop();
     }
   });

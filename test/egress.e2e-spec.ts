@@ -10,7 +10,7 @@ import {
 import { identity, tenantFile, token } from './support/factories';
 import { Browser } from './support/oidc-op';
 import { problemBody as problem } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 import { until } from './support/until';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -94,11 +94,7 @@ function resolveNames(addresses: Record<string, string>) {
 }
 
 describe('the egress policy', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([], { publicUrl: SERVICE, webhooks: FAST });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { publicUrl: SERVICE, webhooks: FAST } });
 
   describe('webhooks', () => {
     const FILE = tenantFile({

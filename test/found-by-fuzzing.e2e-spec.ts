@@ -1,14 +1,10 @@
 import { API, example, TOKENS } from './support/example';
 import { encodeCursor } from '../src/common/pagination';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // Cases the hostile-input property test found, kept as ordinary tests.
 describe('found by fuzzing', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ tenants: [example()] });
 
   it('answers 404 for an id holding U+0000, which PostgreSQL cannot compare', async () => {
     const res = await t.as(TOKENS.ada).get(`${API}/%00`).expect(404);

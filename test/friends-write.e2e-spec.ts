@@ -1,7 +1,6 @@
 import { identity, tenantFile, token } from './support/factories';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTenant, useTestApp } from './support/test-app';
 import { problemBody } from './support/problem';
-import type { TestTenant } from './support/test-tenant';
 
 const WRITER = token({ appId: 'social', scopes: ['friends:write'] });
 const READER = token({
@@ -23,15 +22,8 @@ const FILE = tenantFile({
 });
 
 describe('writing friendships (friends:write)', () => {
-  let t: TestApp;
-  let tenant: TestTenant;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  beforeEach(async () => {
-    tenant = await t.newTenant(FILE);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const tenant = useTenant(t, FILE, { each: true });
 
   const send = (
     method: 'put' | 'delete',

@@ -1,5 +1,5 @@
 import { API, bearer, example, TOKENS } from './support/example';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 const problem = (
   status: number,
@@ -16,8 +16,7 @@ const problem = (
 });
 
 describe('HTTP behaviour', () => {
-  let t: TestApp;
-  beforeAll(async () => {
+  const t = useTestApp(() => {
     const file = example();
     // Ties and absent names for the ordering rules.
     file.identities.push(
@@ -25,9 +24,8 @@ describe('HTTP behaviour', () => {
       { identityId: 'a1', displayName: 'Same Name', friends: ['ada'] },
       { identityId: 'nameless', friends: ['ada'] },
     );
-    t = await startTestApp([file]);
+    return { tenants: [file] };
   });
-  afterAll(() => t.close());
 
   describe('errors', () => {
     it('answers an unknown route with 404 problem+json', async () => {

@@ -2,8 +2,8 @@ import { IdentityService } from '../src/identity/identity.service';
 import { generatedTenant } from './support/generated-tenant';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { example, TOKENS } from './support/example';
-import { snapshot } from './support/snapshot';
-import { startTestApp, TestApp } from './support/test-app';
+import { snapshot, tenantRows } from './support/snapshot';
+import { TestApp, useTestApp } from './support/test-app';
 
 async function importErrors(t: TestApp, file: unknown, replace = false) {
   try {
@@ -17,11 +17,7 @@ async function importErrors(t: TestApp, file: unknown, replace = false) {
 }
 
 describe('tenant import and export', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ tenants: [example()] });
 
   it('stores only hashes of token secrets', async () => {
     const tokens = await t.database.prisma.token.findMany();
@@ -33,11 +29,11 @@ describe('tenant import and export', () => {
   });
 
   it('refuses an existing tenant without replace and changes nothing', async () => {
-    const before = await snapshot(t);
+    const before = await snapshot(t.database);
     expect(await importErrors(t, example())).toStrictEqual([
       'tenant.id: tenant "example" exists already; import with --replace to replace it',
     ]);
-    expect(await snapshot(t)).toStrictEqual(before);
+    expect(await snapshot(t.database)).toStrictEqual(before);
   });
 
   it('replaces a tenant with exactly what the file says, leaving other tenants alone', async () => {
@@ -47,7 +43,7 @@ describe('tenant import and export', () => {
       { token: 'replaced-ada-token-00001', type: 'access', identityId: 'ada' },
     ];
     await t.tenants.importTenant(original);
-    const bystander = await snapshot(t);
+    const bystander = await snapshot(t.database);
     const file = example();
     file.tenant.id = 'replaced';
     file.identities = [{ identityId: 'only', displayName: 'Only One' }];
@@ -80,12 +76,10 @@ describe('tenant import and export', () => {
       .as('replaced-ada-token-00001')
       .get('/replaced/api/identity/v1')
       .expect(401);
-    const untouched = await snapshot(t);
-    const ofExample = (rows: object[]) =>
-      (rows as { tenantId?: string; id?: unknown }[]).filter(
-        (r) => (r.tenantId ?? r.id) === 'example',
-      );
-    expect(untouched.map(ofExample)).toStrictEqual(bystander.map(ofExample));
+    const untouched = await snapshot(t.database);
+    expect(tenantRows('example', untouched)).toStrictEqual(
+      tenantRows('example', bystander),
+    );
   });
 
   it('keeps on a replace the tokens the file does not list, and the Group ids of roles still there', async () => {
@@ -401,13 +395,13 @@ describe('tenant import and export', () => {
   ])(
     'rejects %s, naming its path, and changes nothing',
     async (_name, breakIt, message) => {
-      const before = await snapshot(t);
+      const before = await snapshot(t.database);
       const file = example();
       file.tenant.id = 'fresh';
       (breakIt as (f: any) => unknown)(file);
       const errors = await importErrors(t, file);
       expect(errors).toContain(message);
-      expect(await snapshot(t)).toStrictEqual(before);
+      expect(await snapshot(t.database)).toStrictEqual(before);
     },
   );
 

@@ -1,8 +1,8 @@
 import { SignInRepository } from '../src/auth/sign-in.repository';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { identity, provider, tenantFile } from './support/factories';
-import { AUDIENCE, LocalIssuer } from './support/local-issuer';
-import { startTestApp, TestApp } from './support/test-app';
+import { AUDIENCE, LocalIssuer, useLocalIssuer } from './support/local-issuer';
+import { useTestApp } from './support/test-app';
 
 const SIGN_IN_URL = 'https://login.acme.example/sso';
 const AUTH_TIME = Date.UTC(2026, 10, 21, 9, 30, 0, 125) / 1000;
@@ -27,22 +27,14 @@ const tenant = (idp: LocalIssuer, id: string, issuer: object) =>
   });
 
 describe('just-in-time identities from a tenant’s JWT issuer', () => {
-  const idp = new LocalIssuer();
-  let t: TestApp;
-
-  beforeAll(async () => {
-    await idp.start();
-    await idp.addKey('rsa', 'RS256');
-    t = await startTestApp([
+  const idp = useLocalIssuer();
+  const t = useTestApp(() => ({
+    tenants: [
       tenant(idp, 'jit', { provisioning: 'jit', accountProvider: 'acme-sso' }),
       tenant(idp, 'plain', {}),
       tenant(idp, 'race', { provisioning: 'jit' }),
-    ]);
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
-  });
+    ],
+  }));
 
   const sign = (realm: string, claims: Record<string, unknown>) =>
     idp.sign(claims, { realm });

@@ -1,7 +1,7 @@
 import { canonicalToken } from '../src/common/http/credentials';
 import { bearer, example } from './support/example';
-import { AUDIENCE, LocalIssuer } from './support/local-issuer';
-import { startTestApp, TestApp } from './support/test-app';
+import { AUDIENCE, useLocalIssuer } from './support/local-issuer';
+import { useTestApp } from './support/test-app';
 
 const ALPHABET =
   'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -22,21 +22,13 @@ function spellings(token: string): string[] {
 
 // One budget per token, whatever spelling of it is sent.
 describe('a JWT’s request budget', () => {
-  const idp = new LocalIssuer();
-  let t: TestApp;
-
-  beforeAll(async () => {
-    await idp.start();
-    await idp.addKey('rsa', 'RS256');
+  const idp = useLocalIssuer();
+  const t = useTestApp(() => {
     const file = example();
     file.tenant.tokenIssuers = [
       { issuer: idp.issuer('example'), audiences: [AUDIENCE] },
     ];
-    t = await startTestApp([file], { rateLimit: 3 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
+    return { tenants: [file], config: { rateLimit: 3 } };
   });
 
   it('is one for all the spellings of its signature', async () => {

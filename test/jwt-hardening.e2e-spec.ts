@@ -5,8 +5,13 @@ import { JwtVerifier } from '../src/auth/jwt-verifier';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { bearer, example } from './support/example';
 import { identity, tenantFile } from './support/factories';
-import { AUDIENCE, Behaviour, LocalIssuer } from './support/local-issuer';
-import { startTestApp, TestApp } from './support/test-app';
+import {
+  AUDIENCE,
+  Behaviour,
+  LocalIssuer,
+  useLocalIssuer,
+} from './support/local-issuer';
+import { useTestApp } from './support/test-app';
 
 // JWTs as RFC 9068 profiles them, and the issuers' servers as an attacker or
 // an outage would have them answer. Every server here is on loopback.
@@ -33,7 +38,6 @@ const FAILING: [string, 'discovery' | 'jwks', Behaviour][] = [
 ];
 
 describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
-  let t: TestApp;
   const warnings: string[] = [];
 
   beforeAll(async () => {
@@ -42,35 +46,38 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
     for (const [realm, document, behaviour] of FAILING)
       (document === 'jwks' ? idp.jwks : idp.discovery).set(realm, behaviour);
     idp.jwks.set('burst', 'status-500');
+  });
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await idp.stop();
+  });
+  const t = useTestApp(() => {
     const file = example();
     file.tenant.tokenIssuers = [
       { issuer: idp.issuer('example'), audiences: [AUDIENCE] },
     ];
-    t = await startTestApp(
-      [
+    return {
+      tenants: [
         file,
         ...FAILING.map(([realm]) => tenant(realm)),
         tenant('refused', { jwksUri: 'http://127.0.0.1:1/jwks' }),
         tenant('flight'),
         tenant('burst'),
       ],
-      {
+      config: {
         jwksTimeoutMs: 300,
         jwksCooldownMs: 60_000,
         rateLimit: 1_000_000,
         rateLimitFailedAuthentications: 1_000_000,
       },
-    );
+    };
+  });
+  beforeAll(() => {
     jest
       .spyOn(Logger.prototype, 'warn')
       .mockImplementation(
         (message: unknown) => void warnings.push(String(message)),
       );
-  });
-  afterAll(async () => {
-    jest.restoreAllMocks();
-    await t.close();
-    await idp.stop();
   });
 
   const sign = (
@@ -285,31 +292,28 @@ describe('JWTs: RFC 9068 rules and bounded fetches from issuers', () => {
 });
 
 describe('JWTs: a key set that fails is discovered again', () => {
+  const issuer = useLocalIssuer();
+  const t = useTestApp(() => ({
+    tenants: [
+      tenantFile({
+        id: 'moved',
+        tokenIssuers: [
+          { issuer: issuer.issuer('moved'), audiences: [AUDIENCE] },
+        ],
+        identities: [identity('ada')],
+      }),
+    ],
+    config: { jwksCooldownMs: 0 },
+  }));
+
   it('rediscovers the address after its key set fails', async () => {
-    const issuer = new LocalIssuer();
-    await issuer.start();
-    await issuer.addKey('rsa', 'RS256');
     issuer.jwks.set('moved', 'status-500');
-    const file = tenantFile({
-      id: 'moved',
-      tokenIssuers: [{ issuer: issuer.issuer('moved'), audiences: [AUDIENCE] }],
-      identities: [identity('ada')],
-    });
-    const t = await startTestApp([file], { jwksCooldownMs: 0 });
-    try {
-      const token = await issuer.sign({ sub: 'ada' }, { realm: 'moved' });
-      const get = () =>
-        t.http().get('/moved/api/identity/v1').set(bearer(token));
-      await get().expect(503);
-      issuer.jwks.set('moved', 'ok');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      await get().expect(200);
-      expect(issuer.requests('/moved/.well-known/openid-configuration')).toBe(
-        2,
-      );
-    } finally {
-      await t.close();
-      await issuer.stop();
-    }
+    const token = await issuer.sign({ sub: 'ada' }, { realm: 'moved' });
+    const get = () => t.http().get('/moved/api/identity/v1').set(bearer(token));
+    await get().expect(503);
+    issuer.jwks.set('moved', 'ok');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await get().expect(200);
+    expect(issuer.requests('/moved/.well-known/openid-configuration')).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { identity, provider, tenantFile, token } from './support/factories';
-import { AUDIENCE, LocalIssuer } from './support/local-issuer';
-import { startTestApp, TestApp } from './support/test-app';
+import { AUDIENCE, LocalIssuer, useLocalIssuer } from './support/local-issuer';
+import { useTestApp } from './support/test-app';
 
 const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -39,13 +39,9 @@ const tenant = (idp: LocalIssuer, id: string, issuer: object) =>
   });
 
 describe('sign-ins find the identity a directory provisioned (identityMatch)', () => {
-  const idp = new LocalIssuer();
-  let t: TestApp;
-
-  beforeAll(async () => {
-    await idp.start();
-    await idp.addKey('rsa', 'RS256');
-    t = await startTestApp([
+  const idp = useLocalIssuer();
+  const t = useTestApp(() => ({
+    tenants: [
       tenant(idp, 'by-external', { identityMatch: 'externalId' }),
       tenant(idp, 'by-username', { identityMatch: 'userName' }),
       tenant(idp, 'by-account', {
@@ -74,12 +70,8 @@ describe('sign-ins find the identity a directory provisioned (identityMatch)', (
         identityClaim: 'email',
         provisioning: 'jit',
       }),
-    ]);
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
-  });
+    ],
+  }));
 
   const me = async (realm: string, sub: string, path = '') =>
     t

@@ -6,14 +6,13 @@ import { allowPrivateNetworks } from './support/egress';
 import { API, example } from './support/example';
 import { identity, tenantFile } from './support/factories';
 import { AUDIENCE, LocalIssuer } from './support/local-issuer';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 const b64 = (value: object) =>
   Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe('JWT access tokens from the tenant’s authorization server', () => {
   const idp = new LocalIssuer();
-  let t: TestApp;
   let rsaPublicKey: CryptoKey;
 
   beforeAll(async () => {
@@ -21,6 +20,9 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
     rsaPublicKey = await idp.addKey('rsa', 'RS256');
     await idp.addKey('ec', 'ES256');
     await idp.addKey('ed', 'EdDSA');
+  });
+  afterAll(() => idp.stop());
+  const t = useTestApp(() => {
     const file = example();
     file.tenant.tokenIssuers = [
       {
@@ -52,11 +54,10 @@ describe('JWT access tokens from the tenant’s authorization server', () => {
       ],
       identities: [identity('ada')],
     });
-    t = await startTestApp([file, other, down], { jwksCooldownMs: 300 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await idp.stop();
+    return {
+      tenants: [file, other, down],
+      config: { jwksCooldownMs: 300 },
+    };
   });
 
   const get = (path: string, token: string) => t.as(token).get(`${API}${path}`);

@@ -1,12 +1,8 @@
 import { generatedTenant } from './support/generated-tenant';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 describe('a 10,000-identity import', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('loads everything in one transaction and serves it', async () => {
     const summary = await t.tenants.importTenant(

@@ -6,7 +6,7 @@ import {
 import { Database } from '../src/database/database';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { identity, tenantFile, token } from './support/factories';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp, useTestApp } from './support/test-app';
 import { until } from './support/until';
 
 // What an outside security review found of the public /metrics: scrapes
@@ -25,18 +25,23 @@ const webhooks = (tenantId: string): WebhookConfig => ({
   privateNetworkTenants: [tenantId],
 });
 
-async function startWith(tenantId: string, metrics: MetricsConfig) {
-  const t = await startTestApp([fileOf(tenantId)], {
-    webhooks: webhooks(tenantId),
-    metrics,
+/** The service with a tenant of this id, and the id of the webhook made for it. */
+function useMetricsApp(tenantId: string, metrics: MetricsConfig) {
+  const t = useTestApp({
+    tenants: [fileOf(tenantId)],
+    config: { webhooks: webhooks(tenantId), metrics },
   });
-  const made = await t
-    .http()
-    .post(`/${tenantId}/api/admin/v1/webhooks`)
-    .set('Authorization', `Bearer ${ADMIN.token}`)
-    .send({ url: 'http://127.0.0.1:9/hooks' })
-    .expect(201);
-  return { t, webhookId: made.body.id as string };
+  const webhook = { id: '' };
+  beforeAll(async () => {
+    const made = await t
+      .http()
+      .post(`/${tenantId}/api/admin/v1/webhooks`)
+      .set('Authorization', `Bearer ${ADMIN.token}`)
+      .send({ url: 'http://127.0.0.1:9/hooks' })
+      .expect(201);
+    webhook.id = made.body.id as string;
+  });
+  return { t, webhook };
 }
 
 /** The lines of one metric in a scrape. */
@@ -55,15 +60,10 @@ const addEvents = (t: TestApp, tenantId: string, count: number) =>
 
 describe('/metrics by default', () => {
   const TENANT = 'metrics-public';
-  let t: TestApp;
-  let webhookId: string;
-  beforeAll(async () => {
-    ({ t, webhookId } = await startWith(TENANT, {
-      tenantLabels: false,
-      cacheMs: 0,
-    }));
+  const { t, webhook } = useMetricsApp(TENANT, {
+    tenantLabels: false,
+    cacheMs: 0,
   });
-  afterAll(() => t.close());
   afterEach(() => jest.restoreAllMocks());
 
   it('labels backlogs without tenant ids and counts each up to 10000', async () => {
@@ -72,7 +72,7 @@ describe('/metrics by default', () => {
     expect(linesOf(three.text, 'webhook_backlog_events')).toStrictEqual([
       HELP,
       '# TYPE webhook_backlog_events gauge',
-      `webhook_backlog_events{webhook="${webhookId}",status="active"} 3`,
+      `webhook_backlog_events{webhook="${webhook.id}",status="active"} 3`,
     ]);
     expect(three.text).not.toContain(TENANT);
     await addEvents(t, TENANT, 10_000);
@@ -80,7 +80,7 @@ describe('/metrics by default', () => {
     expect(linesOf(many.text, 'webhook_backlog_events')).toStrictEqual([
       HELP,
       '# TYPE webhook_backlog_events gauge',
-      `webhook_backlog_events{webhook="${webhookId}",status="active"} 10000`,
+      `webhook_backlog_events{webhook="${webhook.id}",status="active"} 10000`,
     ]);
   });
 
@@ -120,7 +120,7 @@ describe('/metrics by default', () => {
       answers.map((res) => linesOf(res.text, 'webhook_backlog_events')[2]),
     ).toStrictEqual(
       Array(3).fill(
-        `webhook_backlog_events{webhook="${webhookId}",status="active"} 10000`,
+        `webhook_backlog_events{webhook="${webhook.id}",status="active"} 10000`,
       ),
     );
     await t.http().get('/metrics').expect(200);
@@ -130,16 +130,11 @@ describe('/metrics by default', () => {
 
 describe('/metrics with METRICS_TOKEN and tenant labels', () => {
   const TENANT = 'metrics-labelled';
-  let t: TestApp;
-  let webhookId: string;
-  beforeAll(async () => {
-    ({ t, webhookId } = await startWith(TENANT, {
-      token: METRICS_TOKEN,
-      tenantLabels: true,
-      cacheMs: 30_000,
-    }));
+  const { t, webhook } = useMetricsApp(TENANT, {
+    token: METRICS_TOKEN,
+    tenantLabels: true,
+    cacheMs: 30_000,
   });
-  afterAll(() => t.close());
   afterEach(() => jest.restoreAllMocks());
 
   it('refuses a scrape without the token, or with another, and runs no query for it', async () => {
@@ -187,7 +182,7 @@ describe('/metrics with METRICS_TOKEN and tenant labels', () => {
         .get('/metrics')
         .set('Authorization', `bearer ${METRICS_TOKEN}`)
         .expect(200);
-    const line = `webhook_backlog_events{tenant="${TENANT}",webhook="${webhookId}",status="active"}`;
+    const line = `webhook_backlog_events{tenant="${TENANT}",webhook="${webhook.id}",status="active"}`;
     expect(
       linesOf((await scrape()).text, 'webhook_backlog_events'),
     ).toStrictEqual([HELP, '# TYPE webhook_backlog_events gauge', `${line} 2`]);

@@ -2,26 +2,16 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../src/database/database';
 import {
   migrate,
   MIGRATIONS_DIR,
   MigrationError,
   readMigrations,
 } from '../src/database/migrator';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { useTestDatabase } from './support/test-database';
 
 describe('migrations', () => {
-  let db: TestDatabase;
-  let database: Database;
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrateOnStart: false }, { empty: true });
-    database = await Database.connect(db.config);
-  });
-  afterAll(async () => {
-    await database.close();
-    await db.drop();
-  });
+  const database = useTestDatabase({ migrateOnStart: false }, { empty: true });
 
   const records = () =>
     database.withSession((s) =>

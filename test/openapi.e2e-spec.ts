@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from '../src/ops/openapi';
 import { MAX_TEXT } from '../src/identity/identity-update.rules';
 import { STORABLE_TEXT } from '../src/common/validation/field-rules';
 import { openApiValidator } from './support/openapi';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp, withTestApp } from './support/test-app';
 
 const json = { 'Content-Type': 'application/json' };
 const BY_ID = '/{tenant}/api/identity/v1/{id}';
@@ -42,15 +42,13 @@ const SCIM_PATHS = [
 ];
 
 describe('the OpenAPI document', () => {
-  let t: TestApp;
+  const t = useTestApp({ tenants: [example()] });
   let document: any;
   let expectConforms: ReturnType<typeof openApiValidator>;
   beforeAll(async () => {
-    t = await startTestApp([example()]);
     document = (await t.http().get('/openapi.json').expect(200)).body;
     expectConforms = openApiValidator(document);
   });
-  afterAll(() => t.close());
 
   it('is valid OpenAPI 3.1, served without a token', async () => {
     expect(document.openapi).toBe('3.1.0');
@@ -292,8 +290,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('matches a 429 with its rate-limit headers and Retry-After', async () => {
-    const limited = await startTestApp([], { rateLimit: 1 });
-    try {
+    await withTestApp({ config: { rateLimit: 1 } }, async (limited) => {
       const first = await limited.http().get(API);
       expect(first.status).toBe(401);
       expectConforms(first, 'GET', CURRENT);
@@ -302,8 +299,6 @@ describe('the OpenAPI document', () => {
       expect(second.headers['ratelimit-remaining']).toBe('0');
       expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
       expectConforms(second, 'GET', CURRENT);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });

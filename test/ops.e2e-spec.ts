@@ -1,16 +1,11 @@
 import { readMigrations } from '../src/database/migrator';
 import { randomBytes } from 'node:crypto';
 import { API, example, TOKENS } from './support/example';
-import { serverEnvironment, startServer } from './support/server';
-import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, serverDataDir } from './support/test-database';
+import { logLines, withServer } from './support/server';
+import { TestApp, useTestApp, withTestApp } from './support/test-app';
 
 describe('health and metrics', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ tenants: [example()] });
 
   it('answers liveness and readiness without a token', async () => {
     const live = await t.http().get('/health/live').expect(200);
@@ -77,74 +72,65 @@ describe('health and metrics', () => {
 });
 
 describe('CORS when configured', () => {
+  const t = useTestApp({
+    tenants: [example()],
+    config: { corsOrigins: ['https://app.example'] },
+  });
+
   it('allows the configured origins only', async () => {
-    const t = await startTestApp([example()], {
-      corsOrigins: ['https://app.example'],
-    });
-    try {
-      const ok = await t
-        .as(TOKENS.ada)
-        .get(API)
-        .set('Origin', 'https://app.example')
-        .expect(200);
-      expect(ok.headers['access-control-allow-origin']).toBe(
-        'https://app.example',
-      );
-      expect(ok.headers['access-control-expose-headers']).toContain('ETag');
-      const other = await t
-        .as(TOKENS.ada)
-        .get(API)
-        .set('Origin', 'https://evil.example')
-        .expect(200);
-      expect(other.headers['access-control-allow-origin']).toBeUndefined();
-    } finally {
-      await t.close();
-    }
+    const ok = await t
+      .as(TOKENS.ada)
+      .get(API)
+      .set('Origin', 'https://app.example')
+      .expect(200);
+    expect(ok.headers['access-control-allow-origin']).toBe(
+      'https://app.example',
+    );
+    expect(ok.headers['access-control-expose-headers']).toContain('ETag');
+    const other = await t
+      .as(TOKENS.ada)
+      .get(API)
+      .set('Origin', 'https://evil.example')
+      .expect(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 
 describe('rate limits', () => {
-  const limited = (extra = {}) =>
-    startTestApp([example()], {
-      rateLimit: 3,
-      rateLimitWindowSeconds: 60,
-      ...extra,
-    });
+  const t = useTestApp({
+    tenants: [example()],
+    config: { rateLimit: 3, rateLimitWindowSeconds: 60 },
+  });
 
   it('counts per token, sends RateLimit-* headers, then answers 429 with Retry-After', async () => {
-    const t = await limited();
-    try {
-      const remaining = [];
-      for (let i = 0; i < 3; i++) {
-        const res = await t
-          .as(TOKENS.ada)
-          .get(`${API}${['', '/roles', '/friends'][i]}`)
-          .expect(200);
-        expect(res.headers['ratelimit-limit']).toBe('3');
-        expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
-        remaining.push(res.headers['ratelimit-remaining']);
-      }
-      expect(remaining).toStrictEqual(['2', '1', '0']);
-      const refused = await t.as(TOKENS.ada).get(`${API}/accounts`).expect(429);
-      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect(refused.headers['ratelimit-limit']).toBe('3');
-      expect(refused.headers['ratelimit-remaining']).toBe('0');
-      expect(refused.headers['ratelimit-reset']).toBe(
-        refused.headers['retry-after'],
-      );
-      expect(refused.headers['content-type']).toBe('application/problem+json');
-      expect(refused.body).toMatchObject({
-        type: 'urn:problem:identity:too-many-requests',
-        status: 429,
-        instance: `${API}/accounts`,
-      });
-      await t.http().get(`${API}?access_token=${TOKENS.ada}`).expect(429);
-      await t.as(TOKENS.mary).get(API).expect(200);
-      await t.http().get('/health/live').expect(200);
-      await t.http().get('/metrics').expect(200);
-    } finally {
-      await t.close();
+    const remaining = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t
+        .as(TOKENS.ada)
+        .get(`${API}${['', '/roles', '/friends'][i]}`)
+        .expect(200);
+      expect(res.headers['ratelimit-limit']).toBe('3');
+      expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+      remaining.push(res.headers['ratelimit-remaining']);
     }
+    expect(remaining).toStrictEqual(['2', '1', '0']);
+    const refused = await t.as(TOKENS.ada).get(`${API}/accounts`).expect(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['ratelimit-limit']).toBe('3');
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
+    expect(refused.headers['ratelimit-reset']).toBe(
+      refused.headers['retry-after'],
+    );
+    expect(refused.headers['content-type']).toBe('application/problem+json');
+    expect(refused.body).toMatchObject({
+      type: 'urn:problem:identity:too-many-requests',
+      status: 429,
+      instance: `${API}/accounts`,
+    });
+    await t.http().get(`${API}?access_token=${TOKENS.ada}`).expect(429);
+    await t.as(TOKENS.mary).get(API).expect(200);
+    await t.http().get('/health/live').expect(200);
+    await t.http().get('/metrics').expect(200);
   });
 });
 
@@ -156,74 +142,58 @@ describe('behind a gateway', () => {
       .set('X-Forwarded-For', forwardedFor);
 
   it('trusts X-Forwarded-For only when TRUST_PROXY says so', async () => {
-    const trusting = await startTestApp([], { rateLimit: 1, trustProxy: true });
-    try {
+    const trust = { rateLimit: 1, trustProxy: true };
+    await withTestApp({ config: trust }, async (trusting) => {
       await anonymous(trusting, '203.0.113.1').expect(401);
       await anonymous(trusting, '203.0.113.2').expect(401);
       await anonymous(trusting, '203.0.113.1').expect(429);
-    } finally {
-      await trusting.close();
-    }
-    const direct = await startTestApp([], { rateLimit: 1 });
-    try {
+    });
+    await withTestApp({ config: { rateLimit: 1 } }, async (direct) => {
       await anonymous(direct, '203.0.113.1').expect(401);
       await anonymous(direct, '203.0.113.2').expect(429);
-    } finally {
-      await direct.close();
-    }
+    });
   });
 
   it('sets the server timeouts from the configuration', async () => {
-    const t = await startTestApp([], {
+    const config = {
       requestTimeoutMs: 12_000,
       headersTimeoutMs: 4_000,
       keepAliveTimeoutMs: 61_000,
-    });
-    try {
+    };
+    await withTestApp({ config }, async (t) => {
       const server = t.app.getHttpServer();
       expect([
         server.requestTimeout,
         server.headersTimeout,
         server.keepAliveTimeout,
       ]).toStrictEqual([12_000, 4_000, 61_000]);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
 describe('the running server', () => {
   it('logs one JSON line per request, with no secret in it', async () => {
-    const db = await createTestDatabase();
     const secret = `log-${randomBytes(16).toString('hex')}`;
-    const env = serverEnvironment(
-      db.config,
-      await serverDataDir('identity-logs-'),
+    const server = await withServer(
+      'identity-logs-',
+      {},
+      async (server, url) => {
+        const base = `${url}/demo/api/identity/v1`;
+        await fetch(`${base}?access_token=demo-alice-access-token`);
+        await fetch(`${base}/bob`, {
+          headers: {
+            Authorization: 'Bearer demo-alice-access-token',
+            'X-Request-Id': 'trace-42',
+          },
+        });
+        await fetch(`${base}?access_token=${secret}`);
+        await fetch(base, { headers: { Authorization: `Bearer ${secret}` } });
+        // Log lines are written asynchronously and may still be on their way
+        // when the last answer arrives; stopping the server then could lose them.
+        await server.outputLines(/"msg":"request completed"/, 4);
+      },
     );
-    const server = await startServer(env);
-    try {
-      const base = `http://localhost:${env.PORT}/demo/api/identity/v1`;
-      await fetch(`${base}?access_token=demo-alice-access-token`);
-      await fetch(`${base}/bob`, {
-        headers: {
-          Authorization: 'Bearer demo-alice-access-token',
-          'X-Request-Id': 'trace-42',
-        },
-      });
-      await fetch(`${base}?access_token=${secret}`);
-      await fetch(base, { headers: { Authorization: `Bearer ${secret}` } });
-      // Log lines are written asynchronously and may still be on their way
-      // when the last answer arrives; stopping the server then could lose them.
-      await server.outputLines(/"msg":"request completed"/, 4);
-    } finally {
-      await server.stop();
-      await db.drop();
-    }
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line));
+    const lines = logLines(server.output());
     const bob = lines.find((line) => line.req?.id === 'trace-42');
     expect(bob).toMatchObject({
       level: 30,
@@ -250,30 +220,21 @@ describe('the running server', () => {
   });
 
   it('finishes requests in flight on SIGTERM, then exits cleanly', async () => {
-    const db = await createTestDatabase();
-    const env = serverEnvironment(
-      db.config,
-      await serverDataDir('identity-stop-'),
-      { SEED_DEMO: 'true' },
-    );
-    const server = await startServer(env);
-    const base = `http://localhost:${env.PORT}/demo/api/identity/v1`;
-    const inFlight = Array.from({ length: 20 }, () =>
-      fetch(`${base}/friends`, {
-        headers: { Authorization: 'Bearer demo-alice-access-token' },
-      }).then((r) => r.status),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await server.stop();
-    try {
+    await withServer('identity-stop-', {}, async (server, url) => {
+      const base = `${url}/demo/api/identity/v1`;
+      const inFlight = Array.from({ length: 20 }, () =>
+        fetch(`${base}/friends`, {
+          headers: { Authorization: 'Bearer demo-alice-access-token' },
+        }).then((r) => r.status),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await server.stop();
       const statuses = await Promise.allSettled(inFlight);
       for (const status of statuses)
         if (status.status === 'fulfilled') expect(status.value).toBe(200);
       // Nest closes everything, then ends the process with the signal it got.
       expect(await server.ended()).toBe('SIGTERM');
       await expect(fetch(base)).rejects.toThrow();
-    } finally {
-      await db.drop();
-    }
+    });
   });
 });

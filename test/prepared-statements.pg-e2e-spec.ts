@@ -1,24 +1,22 @@
 import { API, bearer, example, TOKENS } from './support/example';
-import { startTestApp } from './support/test-app';
+import { withTestApp } from './support/test-app';
 
 // On PostgreSQL the service prepares its statements (PostgreSQL plans each
 // once per connection), unless told not to, for a pooler that cannot keep
 // them. One connection, so that the check below sees the service's own.
 describe('prepared statements', () => {
-  const preparedAfterRequests = async (prepared: boolean) => {
-    const t = await startTestApp([example()], {
+  const preparedAfterRequests = (prepared: boolean) => {
+    const config = {
       databasePoolSize: 1,
       databasePreparedStatements: prepared,
-    });
-    try {
+    };
+    return withTestApp({ tenants: [example()], config }, async (t) => {
       for (const path of ['', '/roles', '/friends', '/accounts'])
         await t.http().get(`${API}${path}`).set(bearer(TOKENS.ada)).expect(200);
       const rows = await t.database.prisma.$queryRaw<{ statement: string }[]>`
         SELECT statement FROM pg_prepared_statements`;
       return rows.map((r) => r.statement);
-    } finally {
-      await t.close();
-    }
+    });
   };
 
   it('prepares the statements of the request path', async () => {

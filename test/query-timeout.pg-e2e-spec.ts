@@ -1,20 +1,21 @@
 import { API, example, TOKENS } from './support/example';
 import { databaseUrl, withClient } from './support/postgres-admin';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // PostgreSQL only (the embedded database cannot stop a statement it runs):
 // a query past DATABASE_QUERY_TIMEOUT_MS is stopped by the server itself.
 describe('a query past DATABASE_QUERY_TIMEOUT_MS', () => {
-  let t: TestApp;
+  const t = useTestApp({
+    tenants: [example()],
+    config: { databaseQueryTimeoutMs: 500 },
+  });
   let name: string;
 
-  beforeAll(async () => {
-    t = await startTestApp([example()], { databaseQueryTimeoutMs: 500 });
+  beforeAll(() => {
     name = new URL(
       t.database.description.replace(/^PostgreSQL at /, 'postgresql://'),
     ).pathname.slice(1);
   });
-  afterAll(() => t.close());
 
   it('is stopped in PostgreSQL and answered 503, with the instance still ready', async () => {
     // A session of the test's own holds the identity table: every query of

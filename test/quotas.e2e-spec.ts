@@ -1,8 +1,9 @@
 import { loadConfig } from '../src/config/app-config';
 import { AuditLogRetention } from '../src/events/audit-log-retention';
 import { tenantFile, token } from './support/factories';
+import { adminRequests } from './support/admin-requests';
 import { problemBody } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 
 // A tenant:admin token cannot grow its tenant without bound: account
@@ -18,64 +19,19 @@ const QUOTAS = loadConfig({
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 
 describe('per-tenant quotas', () => {
-  let t: TestApp;
-  let tenant: TestTenant;
-  beforeAll(async () => {
-    t = await startTestApp([], {
-      rateLimit: 1_000_000,
-      webhooks: NO_DELIVERY,
-      quotas: QUOTAS,
-    });
+  const t = useTestApp({
+    config: { rateLimit: 1_000_000, webhooks: NO_DELIVERY, quotas: QUOTAS },
   });
-  afterAll(() => t.close());
+  let tenant: TestTenant;
   beforeEach(async () => {
     tenant = await t.newTenant(tenantFile({ tokens: [ADMIN] }));
   });
 
-  const admin = (path: string) => `/${tenant.id}/api/admin/v1${path}`;
-  const auth = () => `Bearer ${tenant.token(ADMIN.token)}`;
-  const post = (path: string, body: object) =>
-    t.http().post(admin(path)).set('Authorization', auth()).send(body);
-  const list = async (path: string) =>
-    (
-      await t
-        .http()
-        .get(admin(`${path}?limit=1000`))
-        .set('Authorization', auth())
-        .expect(200)
-    ).body as Record<string, unknown>[];
-
-  /** Sends `count` POSTs at once: how many made a row, and the others' status and body. */
-  async function postAtOnce(
-    path: string,
-    count: number,
-    body: (i: number) => object,
-  ) {
-    const answers = await Promise.all(
-      Array.from({ length: count }, (_, i) => post(path, body(i))),
-    );
-    return {
-      made: answers.filter((a) => a.status === 201).length,
-      refused: answers
-        .filter((a) => a.status !== 201)
-        .map((a) => [a.status, a.body]),
-    };
-  }
-
-  /** The 400 of a POST past the quota: the field it names and why. */
-  const refusal = (path: string, field: string, message: string) => [
-    400,
-    {
-      ...problemBody(
-        400,
-        'invalid-request',
-        `${field} ${message}`,
-        admin(path),
-      ),
-      title: 'Invalid request',
-      errors: [{ field, message }],
-    },
-  ];
+  const { admin, auth, post, list, postAtOnce, refusal } = adminRequests(
+    t,
+    () => tenant,
+    ADMIN.token,
+  );
 
   const provider = (i: number) => ({
     accountProviderId: `p${i}`,

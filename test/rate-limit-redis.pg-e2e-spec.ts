@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { API, example } from './support/example';
-import { startTestApp } from './support/test-app';
+import { withTestApp } from './support/test-app';
 
 // Needs Redis (run with the PostgreSQL project, which needs shared servers).
 describe('rate limits through Redis', () => {
@@ -9,20 +9,15 @@ describe('rate limits through Redis', () => {
     const file = example();
     file.tokens.push({ token, type: 'access', identityId: 'mary' });
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-    const first = await startTestApp([file], { rateLimit: 3, redisUrl });
-    try {
+    const instance = { tenants: [file], config: { rateLimit: 3, redisUrl } };
+    await withTestApp(instance, async (first) => {
       await first.as(token).get(API).expect(200);
       await first.as(token).get(API).expect(200);
-    } finally {
-      await first.close();
-    }
-    const second = await startTestApp([file], { rateLimit: 3, redisUrl });
-    try {
+    });
+    await withTestApp(instance, async (second) => {
       const last = await second.as(token).get(API).expect(200);
       expect(last.headers['ratelimit-remaining']).toBe('0');
       await second.as(token).get(API).expect(429);
-    } finally {
-      await second.close();
-    }
+    });
   });
 });

@@ -1,13 +1,9 @@
 import { FIELD_NAMES } from '../src/identity/identity-fields';
 import { API, example, TOKENS } from './support/example';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 describe('GET endpoints (example tenant)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ tenants: [example()] });
 
   const ADA = {
     identityId: 'ada',

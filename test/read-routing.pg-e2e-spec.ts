@@ -1,12 +1,18 @@
-import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { AppConfig } from '../src/config/app-config';
 import { API, bearer, example, TOKENS } from './support/example';
 import { tenantFile, token } from './support/factories';
-import { AUDIENCE, LocalIssuer } from './support/local-issuer';
+import { AUDIENCE, useLocalIssuer } from './support/local-issuer';
 import { withClient } from './support/postgres-admin';
-import { startTestApp, TestApp } from './support/test-app';
+import { standIn } from './support/lifecycle';
+import {
+  startTestApp,
+  TestApp,
+  TestAppOptions,
+  withTestApp,
+} from './support/test-app';
 import { until } from './support/until';
+import { freePort } from './support/free-port';
 
 // Reads from replicas, seen from a client. The "replica" is a database of
 // its own on the test server with the example tenant imported under
@@ -64,18 +70,65 @@ const moveWalOn = () =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+/**
+ * The "replica" (with the tenants `replicaTenants` gives, behind a fake
+ * standby) and the instances of the service reading from it, for the tests
+ * of a describe block: started in this order before them, each instance
+ * with the options its function makes of the replica's URL and of the
+ * instances before it; closed after them, the last started first.
+ */
+function useReplicaSet(
+  replicaTenants: () => object[],
+  ...instances: ((replicaUrl: string, started: TestApp[]) => TestAppOptions)[]
+): TestApp[] {
+  const apps: TestApp[] = [];
+  beforeAll(async () => {
+    const replica = await startTestApp({ tenants: replicaTenants() });
+    apps.push(replica);
+    await fakeStandby(replica);
+    for (const options of instances)
+      apps.push(await startTestApp(options(replicaUrl(replica), apps)));
   });
+  afterAll(async () => {
+    for (const app of apps.splice(0).reverse()) await app.close();
+  });
+  return [replicaTenants, ...instances].map((_, i) =>
+    standIn(i ? `instance ${i}` : 'the replica', () => apps[i]),
+  );
 }
 
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+
+/** Forgets the position of the tenant's last write that instances share through Redis. */
+async function forgetWritePosition(tenantId: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  await redis.del(`identity:written:${tenantId}`);
+  redis.disconnect();
+}
+
+/** The second instance of the same primary database as the first. */
+const secondInstance =
+  (shared: (replicaUrl: string) => Partial<AppConfig>) =>
+  (replicaUrl: string, [, first]: TestApp[]): TestAppOptions => ({
+    config: {
+      ...shared(replicaUrl),
+      databaseUrl: first.app.get(AppConfig).databaseUrl,
+    },
+  });
+
 describe('reads from a replica', () => {
-  let replica: TestApp;
-  let t: TestApp;
+  const [replica, t] = useReplicaSet(
+    () => [replicaTenant()],
+    (replicaUrl) => ({
+      tenants: [example()],
+      config: {
+        databaseReplicaUrls: [replicaUrl],
+        // The test server's WAL moves with every other test: a bound this
+        // long keeps the replica readable whatever they do.
+        databaseReplicaMaxLagMs: 600_000,
+      },
+    }),
+  );
   /** Sets how far the replica has replayed, and waits for the service's next polls. */
   const replayed = async (lsn: string) => {
     await replica.database.withSession((s) =>
@@ -95,21 +148,6 @@ describe('reads from a replica', () => {
     const res = await app.http().get('/metrics').expect(200);
     return res.text.split('\n').filter((line) => line.startsWith(name));
   };
-
-  beforeAll(async () => {
-    replica = await startTestApp([replicaTenant()]);
-    await fakeStandby(replica);
-    t = await startTestApp([example()], {
-      databaseReplicaUrls: [replicaUrl(replica)],
-      // The test server's WAL moves with every other test: a bound this long
-      // keeps the replica readable whatever they do.
-      databaseReplicaMaxLagMs: 600_000,
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await replica.close();
-  });
 
   it('answers a GET from the replica once it has caught up, and counts where reads went', async () => {
     expect(await displayName(t)).toBe('Ada Lovelace');
@@ -147,11 +185,11 @@ describe('reads from a replica', () => {
   });
 
   it('reads from the primary while the replica lags beyond the bound', async () => {
-    const strict = await startTestApp([example()], {
+    const config = {
       databaseReplicaUrls: [replicaUrl(replica)],
       databaseReplicaMaxLagMs: 200,
-    });
-    try {
+    };
+    await withTestApp({ tenants: [example()], config }, async (strict) => {
       // Ahead of everything: within any bound.
       await replayed('FFFFFFFF/0');
       expect(await displayName(strict)).toBe(REPLICA_NAME);
@@ -161,9 +199,7 @@ describe('reads from a replica', () => {
       expect(await displayName(strict)).toBe('Ada Lovelace');
       const [lag] = await metric(strict, 'db_replica_lag_seconds');
       expect(Number(lag.split(' ')[1])).toBeGreaterThan(0.2);
-    } finally {
-      await strict.close();
-    }
+    });
   });
 
   it('goes on answering when the servers close its idle connections (a restart, a failover)', async () => {
@@ -191,56 +227,37 @@ describe('reads from a replica', () => {
 
   it('answers from the primary, without an error, when a replica cannot be reached', async () => {
     const closedPort = await freePort();
-    const unreachable = await startTestApp([example()], {
+    const config = {
       databaseReplicaUrls: [
         `postgresql://postgres@127.0.0.1:${closedPort}/nowhere`,
       ],
       databaseConnectTimeoutMs: 500,
-    });
-    try {
+    };
+    await withTestApp({ tenants: [example()], config }, async (unreachable) => {
       await sleep(300);
       expect(await displayName(unreachable)).toBe('Ada Lovelace');
       expect(await metric(unreachable, 'db_replica_lag_seconds')).toStrictEqual(
         ['db_replica_lag_seconds{replica="1"} +Inf'],
       );
-    } finally {
-      await unreachable.close();
-    }
+    });
   });
 });
 
 describe('reads from a replica by two instances sharing Redis', () => {
-  let replica: TestApp;
-  let first: TestApp;
-  let second: TestApp;
-
-  beforeAll(async () => {
-    replica = await startTestApp([replicaTenant()]);
-    await fakeStandby(replica);
-    // The position an earlier run left for this tenant is older than any
-    // this run makes; deleted all the same, and nothing else of the Redis
-    // (TEST_REDIS_URL, shared with other work) is touched.
-    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-    const redis = new Redis(redisUrl);
-    await redis.del(`identity:written:${example().tenant.id}`);
-    redis.disconnect();
-    const shared: Partial<AppConfig> = {
-      databaseReplicaUrls: [replicaUrl(replica)],
-      databaseReplicaMaxLagMs: 600_000,
-      redisUrl,
-    };
-    first = await startTestApp([example()], shared);
-    // The second instance of the same primary database.
-    second = await startTestApp([], {
-      ...shared,
-      databaseUrl: first.app.get(AppConfig).databaseUrl,
-    });
+  // The position an earlier run left for this tenant is older than any
+  // this run makes; deleted all the same, and nothing else of the Redis
+  // (TEST_REDIS_URL, shared with other work) is touched.
+  beforeAll(() => forgetWritePosition(example().tenant.id));
+  const shared = (replicaUrl: string): Partial<AppConfig> => ({
+    databaseReplicaUrls: [replicaUrl],
+    databaseReplicaMaxLagMs: 600_000,
+    redisUrl: REDIS_URL,
   });
-  afterAll(async () => {
-    await second.close();
-    await first.close();
-    await replica.close();
-  });
+  const [replica, first, second] = useReplicaSet(
+    () => [replicaTenant()],
+    (replicaUrl) => ({ tenants: [example()], config: shared(replicaUrl) }),
+    secondInstance(shared),
+  );
 
   it('shows a write on one instance to a read on the other at once', async () => {
     const lsn = await walNow();
@@ -267,50 +284,35 @@ describe('reads from a replica by two instances sharing Redis', () => {
 });
 
 describe('a GET that writes, on one instance, and a read on another', () => {
-  const idp = new LocalIssuer();
+  const idp = useLocalIssuer();
   const reader = token({ appId: 'reader', scopes: ['identities:read'] });
-  let id: string;
-  let replica: TestApp;
-  let first: TestApp;
-  let second: TestApp;
-
-  beforeAll(async () => {
-    await idp.start();
-    await idp.addKey('rsa', 'RS256');
-    const file = tenantFile({ tokens: [reader] });
-    id = file.tenant.id;
-    file.tenant.tokenIssuers = [
-      { issuer: idp.issuer(id), audiences: [AUDIENCE], provisioning: 'jit' },
-    ];
-    // The replica has the tenant as it was imported: no nora.
-    replica = await startTestApp([file]);
-    await fakeStandby(replica);
-    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-    const shared: Partial<AppConfig> = {
-      databaseReplicaUrls: [replicaUrl(replica)],
-      databaseReplicaMaxLagMs: 600_000,
-      redisUrl,
-      // Every instance lists the tenant whose issuer is on loopback, as
-      // the operator's one setting does.
-      egressPrivateNetworkTenants: [id],
-    };
-    first = await startTestApp([file], shared);
-    second = await startTestApp([], {
-      ...shared,
-      databaseUrl: first.app.get(AppConfig).databaseUrl,
-    });
+  const file = tenantFile({ tokens: [reader] });
+  const id = file.tenant.id;
+  /** The tenant, trusting the issuer (whose address is known once it has started). */
+  const withIssuer = () => ({
+    ...file,
+    tenant: {
+      ...file.tenant,
+      tokenIssuers: [
+        { issuer: idp.issuer(id), audiences: [AUDIENCE], provisioning: 'jit' },
+      ],
+    },
   });
-  afterAll(async () => {
-    const redis = new Redis(
-      process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
-    );
-    await redis.del(`identity:written:${id}`);
-    redis.disconnect();
-    await second.close();
-    await first.close();
-    await replica.close();
-    await idp.stop();
+  afterAll(() => forgetWritePosition(id));
+  const shared = (replicaUrl: string): Partial<AppConfig> => ({
+    databaseReplicaUrls: [replicaUrl],
+    databaseReplicaMaxLagMs: 600_000,
+    redisUrl: REDIS_URL,
+    // Every instance lists the tenant whose issuer is on loopback, as
+    // the operator's one setting does.
+    egressPrivateNetworkTenants: [id],
   });
+  // The replica has the tenant as it was imported: no nora.
+  const [replica, first, second] = useReplicaSet(
+    () => [withIssuer()],
+    (replicaUrl) => ({ tenants: [withIssuer()], config: shared(replicaUrl) }),
+    secondInstance(shared),
+  );
 
   it('records the position of the identity a token creates just in time: the other instance reads it', async () => {
     const lsn = await walNow();

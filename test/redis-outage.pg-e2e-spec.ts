@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { RedisCounters } from '../src/ops/rate-limit/counters';
 import { COUNTERS } from '../src/ops/rate-limit/rate-limiter';
 import { API, bearer, example, TOKENS } from './support/example';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { until } from './support/until';
+import { freePort } from './support/free-port';
 
 // A Redis of the test's own on loopback, paused as a network partition would
 // (the process stopped, its connections open): the service must not wait
@@ -15,7 +15,6 @@ import { until } from './support/until';
 describe('a Redis that stops answering', () => {
   let redis: ChildProcess;
   let port: number;
-  let t: TestApp;
   const warnings: string[] = [];
 
   beforeAll(async () => {
@@ -40,14 +39,17 @@ describe('a Redis that stops answering', () => {
       .mockImplementation(
         (message: unknown) => void warnings.push(String(message)),
       );
-    t = await startTestApp([example()], {
+  });
+  const t = useTestApp(() => ({
+    tenants: [example()],
+    config: {
       redisUrl: `redis://127.0.0.1:${port}/0`,
       redisTimeoutMs: 100,
       rateLimit: 1000,
-    });
-  });
-  afterAll(async () => {
-    await t.close();
+    },
+  }));
+  // After the service has closed.
+  afterAll(() => {
     redis.kill('SIGCONT');
     redis.kill('SIGTERM');
     jest.restoreAllMocks();
@@ -96,15 +98,6 @@ describe('a Redis that stops answering', () => {
     expect(await counted(TOKENS.charles)).toBe('2');
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForRedis(port: number) {
   await until(async () => {

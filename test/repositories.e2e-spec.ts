@@ -19,7 +19,7 @@ import { ReadinessRepository } from '../src/ops/readiness.repository';
 import { RolesRepository } from '../src/roles/roles.repository';
 import { Prisma } from '../src/generated/prisma/client';
 import { example, TOKENS } from './support/example';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 
 // Raw queries are typed by a cast: these tests hold each one to its type,
 // key by key, on both databases. An identity's row is checked against the
@@ -71,11 +71,7 @@ const typesOf = (row: object) =>
   );
 
 describe('repositories', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()]);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ tenants: [example()] });
 
   it('value rows read through the driver adapter exactly as $queryRaw does', async () => {
     // Every column type the service reads: text, enum as text, arrays,

@@ -1,6 +1,5 @@
 import type { DMMF } from '@prisma/client/runtime/client';
 import { readFileSync } from 'node:fs';
-import { Database } from '../src/database/database';
 import { migrate } from '../src/database/migrator';
 import {
   FieldKind,
@@ -14,7 +13,7 @@ import {
   Fact,
   schemaFacts,
 } from './support/schema-facts';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { useTestDatabase } from './support/test-database';
 
 /**
  * The column each kind of identity field needs (identity-fields.ts). A NOT
@@ -114,23 +113,16 @@ function fieldTableDisagreements(
 }
 
 describe('the database the migrations make', () => {
-  let db: TestDatabase;
-  let database: Database;
+  const database = useTestDatabase({ migrateOnStart: false });
   let made: Fact[];
   const datamodel = readDatamodel();
   const identityModel = datamodel.models.find((m) => m.name === 'Identity')!;
 
   beforeAll(async () => {
-    db = await createTestDatabase({ migrateOnStart: false });
-    database = await Database.connect(db.config);
     made = await database.withSession(async (s) => {
       await migrate(s);
       return databaseFacts(s);
     });
-  });
-  afterAll(async () => {
-    await database.close();
-    await db.drop();
   });
 
   it('agrees with schema.prisma on every table, column, type, nullability, key and index', () => {

@@ -1,11 +1,6 @@
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { ScimUsersRepository } from '../src/scim/scim-users.repository';
-import {
-  SCIM_JSON,
-  SCIM_TENANT,
-  scimClient,
-  ScimClient,
-} from './support/scim-tenant';
+import { SCIM_JSON, SCIM_TENANT, useScimClient } from './support/scim-tenant';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
@@ -19,13 +14,8 @@ const patchOf = (...Operations: object[]) => ({
 // What a hostile directory sends: nothing of it may reach an object's
 // prototype, and the process and every other tenant carry on.
 describe('SCIM PATCH against prototype pollution', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const scim = useScimClient(t);
 
   it('answers every path through a prototype 400 invalidPath and changes nothing', async () => {
     const before = await scim.send('get', '/Users/ada').expect(200);
@@ -152,11 +142,9 @@ describe('SCIM PATCH against prototype pollution', () => {
 
 // One filter compiler for Users and Groups, bounded in size.
 describe('SCIM filters', () => {
-  let t: TestApp;
-  let scim: ScimClient;
+  const t = useTestApp();
+  const scim = useScimClient(t);
   beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
     await scim
       .write('post', '/Groups', {
         schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
@@ -164,7 +152,6 @@ describe('SCIM filters', () => {
       })
       .expect(201);
   });
-  afterAll(() => t.close());
 
   const list = (resource: string, filter: string) =>
     scim.send('get', `/${resource}?filter=${encodeURIComponent(filter)}`);
@@ -230,20 +217,15 @@ describe('SCIM filters', () => {
 
 // Writes a directory must always be able to make, and the ones it never may.
 describe('SCIM User writes', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t, {
-      ...SCIM_TENANT,
-      tenant: { ...SCIM_TENANT.tenant, adminRoles: ['admin'] },
-      identities: [
-        { ...SCIM_TENANT.identities[0], roles: ['admin'] },
-        { identityId: 'long', userName: 'long', displayName: 'x'.repeat(600) },
-      ],
-    });
+  const t = useTestApp();
+  const scim = useScimClient(t, {
+    ...SCIM_TENANT,
+    tenant: { ...SCIM_TENANT.tenant, adminRoles: ['admin'] },
+    identities: [
+      { ...SCIM_TENANT.identities[0], roles: ['admin'] },
+      { identityId: 'long', userName: 'long', displayName: 'x'.repeat(600) },
+    ],
   });
-  afterAll(() => t.close());
 
   it('deactivates a User whose other values an import allowed beyond SCIM’s limits', async () => {
     const r = await scim
@@ -368,13 +350,8 @@ describe('SCIM User writes', () => {
 
 // RFC 7644 §3.5.2 as the conformance testers read it.
 describe('SCIM PATCH of the extension', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const scim = useScimClient(t);
 
   const extensionOf = async () =>
     (await scim.send('get', '/Users/ada').expect(200)).body[EXTENSION];
@@ -423,13 +400,8 @@ describe('SCIM PATCH of the extension', () => {
 
 // Every SCIM body is decided at a cost proportional to its size.
 describe('SCIM bodies at their bounds', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const scim = useScimClient(t);
 
   const refused = (scimType: string, detail: string) => ({
     schemas: [ERROR],
@@ -510,13 +482,8 @@ describe('SCIM bodies at their bounds', () => {
 
 // RFC 7644 §3.14: a client sends back the version it read, weak or strong.
 describe('SCIM If-Match', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const scim = useScimClient(t);
 
   it('compares a User’s tag as a Group’s: with or without W/', async () => {
     const read = await scim.send('get', '/Users/ada').expect(200);

@@ -1,5 +1,5 @@
-import { startTestApp, TestApp } from './support/test-app';
-import { SCIM_TENANT, scimClient, ScimClient } from './support/scim-tenant';
+import { useTestApp } from './support/test-app';
+import { SCIM_TENANT, useScimClient } from './support/scim-tenant';
 
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
@@ -8,19 +8,14 @@ const MEMBERS = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
 // A Group write changes several identities at once while a directory
 // changes one of them: each waits for the other, neither fails.
 describe('SCIM writes at once', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t, {
-      ...SCIM_TENANT,
-      identities: [
-        ...SCIM_TENANT.identities,
-        ...MEMBERS.map((id) => ({ identityId: id, userName: id })),
-      ],
-    });
+  const t = useTestApp();
+  const scim = useScimClient(t, {
+    ...SCIM_TENANT,
+    identities: [
+      ...SCIM_TENANT.identities,
+      ...MEMBERS.map((id) => ({ identityId: id, userName: id })),
+    ],
   });
-  afterAll(() => t.close());
 
   it('serves Group membership changes and User changes of its members together', async () => {
     const group = await scim

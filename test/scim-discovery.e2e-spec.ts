@@ -1,11 +1,10 @@
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import {
   ACCESS_TOKEN,
   READ_TOKEN,
   SCIM_HOST,
   SCIM_JSON,
-  scimClient,
-  ScimClient,
+  useScimClient,
 } from './support/scim-tenant';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -33,13 +32,8 @@ const attributesOf = (attributes: any[], parent = ''): [string, any][] =>
   ]);
 
 describe('SCIM discovery', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const scim = useScimClient(t);
   const at = (path: string) => `http://${SCIM_HOST}${scim.base}${path}`;
   const get = (path: string) => scim.send('get', path).expect(200);
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { bearer } from './support/example';
 import { identity, tenantFile, token } from './support/factories';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { TestTenant } from './support/test-tenant';
 
 const SCIM = token({ appId: 'directory', scopes: ['scim:provision'] });
@@ -28,7 +28,7 @@ const file = tenantFile({
 });
 
 describe('SCIM Groups', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TestTenant;
   let base: string;
   const host = 'http://scim.test';
@@ -115,10 +115,6 @@ describe('SCIM Groups', () => {
       headers,
     );
 
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
     tenant = await t.newTenant(file);
     base = `/${tenant.id}/scim/v2`;

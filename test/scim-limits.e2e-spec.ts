@@ -1,18 +1,15 @@
-import { startTestApp, TestApp } from './support/test-app';
-import { SCIM_JSON, scimClient, ScimClient } from './support/scim-tenant';
+import { useTestApp } from './support/test-app';
+import { SCIM_JSON, useScimClient } from './support/scim-tenant';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
 // The limits of the rest of the API hold on SCIM paths, answered as SCIM errors.
 describe('SCIM under the service’s limits', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp([], { rateLimit: 2, rateLimitWindowSeconds: 60 });
-    scim = await scimClient(t);
+  const t = useTestApp({
+    config: { rateLimit: 2, rateLimitWindowSeconds: 60 },
   });
-  afterAll(() => t.close());
+  const scim = useScimClient(t);
 
   it('takes bodies up to 1 MiB, answers a larger one 413 and a client over its budget 429, in SCIM form', async () => {
     // Over the API's 64 KiB, within SCIM's: read, then refused for its value.

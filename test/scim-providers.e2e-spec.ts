@@ -2,7 +2,7 @@ import request from 'supertest';
 import { bearer } from './support/example';
 import { tenantFile, token } from './support/factories';
 import { SCIM_HOST } from './support/scim-tenant';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import { TestTenant } from './support/test-tenant';
 
 // The request sequences Microsoft Entra ID and Okta send to a SCIM service
@@ -27,7 +27,7 @@ const file = tenantFile({
 });
 
 describe('identity-provider request sequences', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TestTenant;
   let base: string;
 
@@ -58,10 +58,6 @@ describe('identity-provider request sequences', () => {
     return res.body as { totalResults: number; Resources: { id: string }[] };
   };
 
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
     tenant = await t.newTenant(file);
     base = `/${tenant.id}/scim/v2`;

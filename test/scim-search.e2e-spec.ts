@@ -1,5 +1,5 @@
-import { startTestApp, TestApp } from './support/test-app';
-import { SCIM_JSON, scimClient, ScimClient } from './support/scim-tenant';
+import { useTestApp } from './support/test-app';
+import { SCIM_JSON, useScimClient } from './support/scim-tenant';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -9,11 +9,9 @@ const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 // RFC 7644 §3.4.3: a query as a POSTed SearchRequest, per type and at the root.
 describe('SCIM searches', () => {
-  let t: TestApp;
-  let scim: ScimClient;
+  const t = useTestApp();
+  const scim = useScimClient(t);
   beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
     await scim
       .write('post', '/Users', { schemas: [USER], userName: 'grace' })
       .expect(201);
@@ -22,7 +20,6 @@ describe('SCIM searches', () => {
         .write('post', '/Groups', { schemas: [GROUP], displayName })
         .expect(201);
   });
-  afterAll(() => t.close());
 
   const search = (path: string, body: object) =>
     scim.write('post', path, body).expect('Content-Type', SCIM_JSON);
@@ -154,13 +151,8 @@ describe('SCIM searches', () => {
 });
 
 describe('SCIM in the OpenAPI document', () => {
-  let t: TestApp;
-  let scim: ScimClient;
-  beforeAll(async () => {
-    t = await startTestApp();
-    scim = await scimClient(t);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+  const scim = useScimClient(t);
 
   it('documents the token in the query, which SCIM takes, and the bodies it takes', async () => {
     const token = scim.tenant.token('scim-directory-app-token-0001');

@@ -1,15 +1,12 @@
 import { AuthService } from '../src/auth/auth.service';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { AddressInfo, connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { connect } from 'node:net';
 import { AccessRepository } from '../src/auth/access.repository';
 import { TenantFileError } from '../src/tenants/tenant-file.validator';
 import { API, bearer, example, TOKENS } from './support/example';
-import { serverEnvironment, startServer } from './support/server';
-import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, databaseKind } from './support/test-database';
+import { logLines, withServer } from './support/server';
+import { TestApp, useTestApp } from './support/test-app';
+import { databaseKind } from './support/test-database';
 import { until } from './support/until';
 
 // What an outside security review found, each kept as a regression test.
@@ -24,14 +21,10 @@ const rateLimitHeaders = (res: { headers: Record<string, string> }) => ({
 });
 
 describe('rate limits that cannot be sidestepped', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()], {
-      rateLimit: 3,
-      rateLimitFailedAuthentications: 5,
-    });
+  const t = useTestApp({
+    tenants: [example()],
+    config: { rateLimit: 3, rateLimitFailedAuthentications: 5 },
   });
-  afterAll(() => t.close());
 
   it('keys the budget on the token however it is sent, and answers 429 with every header', async () => {
     const token = TOKENS.charles;
@@ -91,14 +84,10 @@ describe('rate limits that cannot be sidestepped', () => {
 });
 
 describe('made-up tokens', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()], {
-      rateLimit: 3,
-      rateLimitFailedAuthentications: 5,
-    });
+  const t = useTestApp({
+    tenants: [example()],
+    config: { rateLimit: 3, rateLimitFailedAuthentications: 5 },
   });
-  afterAll(() => t.close());
 
   it('charges made-up tokens to the client address, never valid tokens to it', async () => {
     const madeUp = () => `made-up-${randomBytes(8).toString('hex')}`;
@@ -128,14 +117,10 @@ describe('made-up tokens', () => {
 });
 
 describe('a spent budget of failures', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp([example()], {
-      rateLimit: 100,
-      rateLimitFailedAuthentications: 5,
-    });
+  const t = useTestApp({
+    tenants: [example()],
+    config: { rateLimit: 100, rateLimitFailedAuthentications: 5 },
   });
-  afterAll(() => t.close());
 
   it('decides the 429 of a spent budget of failures before any token lookup', async () => {
     await t.http().get(API).set(bearer(TOKENS.ada)).expect(200);
@@ -171,9 +156,7 @@ describe('a spent budget of failures', () => {
 });
 
 describe('hostile requests', () => {
-  let t: TestApp;
-  let port: number;
-  beforeAll(async () => {
+  const t = useTestApp(() => {
     const file = example();
     file.identities.push({ identityId: 'olga', displayName: 'Olga' });
     file.identities.push({ identityId: 'Accounts', displayName: 'Capital A' });
@@ -181,14 +164,12 @@ describe('hostile requests', () => {
     file.identities.find(
       (i: { identityId: string }) => i.identityId === 'mary',
     ).oldIdentityIds = ['mary-old'];
-    t = await startTestApp([file], { rateLimit: 1_000_000 });
-    const server = t.app.getHttpServer();
-    await new Promise<void>((resolve) =>
-      server.listen(0, '127.0.0.1', resolve),
-    );
-    port = (server.address() as AddressInfo).port;
+    return { tenants: [file], config: { rateLimit: 1_000_000 } };
   });
-  afterAll(() => t.close());
+  let port: number;
+  beforeAll(async () => {
+    port = await t.listen();
+  });
 
   /** A request written byte by byte, as a client that breaks the rules sends it. */
   const raw = (head: string) =>
@@ -358,89 +339,78 @@ describe('hostile requests', () => {
 });
 
 describe('ETags', () => {
-  it('reveal nothing of the version sequence all tenants share', async () => {
+  const t = useTestApp(() => {
     const other = example();
     other.tenant.id = 'other';
     other.tokens = other.tokens.map((token: { token: string }) => ({
       ...token,
       token: token.token.replace('example-', 'other-'),
     }));
-    const t = await startTestApp([example(), other]);
-    try {
-      const tagOf = async (path: string, token: string) =>
-        (await t.http().get(path).set(bearer(token)).expect(200)).headers.etag;
-      const versions = await t.database.prisma.identity.findMany({
-        where: { identityId: 'ada' },
-        select: { tenantId: true, version: true },
-      });
-      const exampleTag = await tagOf(API, TOKENS.ada);
-      const otherTag = await tagOf(
-        '/other/api/identity/v1',
-        'other-ada-access-token-0001',
-      );
-      expect(exampleTag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
-      expect(exampleTag).not.toBe(otherTag);
-      for (const { version } of versions)
-        expect([exampleTag, otherTag]).not.toContain(`"${version}"`);
-      const put = await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set(json)
-        .send({ displayName: 'Ada, changed' })
-        .expect(200);
-      expect(put.headers.etag).not.toBe(exampleTag);
-      expect(await tagOf(API, TOKENS.ada)).toBe(put.headers.etag);
-      // The tag of a reduced representation names the same version.
-      const reduced = await tagOf(`${API}?fields=displayName`, TOKENS.ada);
-      expect(reduced).toMatch(
-        new RegExp(`^${put.headers.etag.slice(0, -1)}-[A-Za-z0-9_-]{10}"$`),
-      );
-      await t
-        .http()
-        .put(API)
-        .set(bearer(TOKENS.ada))
-        .set('If-Match', reduced)
-        .set(json)
-        .send({ displayName: 'Ada' })
-        .expect(200);
-    } finally {
-      await t.close();
-    }
+    return { tenants: [example(), other] };
+  });
+
+  it('reveal nothing of the version sequence all tenants share', async () => {
+    const tagOf = async (path: string, token: string) =>
+      (await t.http().get(path).set(bearer(token)).expect(200)).headers.etag;
+    const versions = await t.database.prisma.identity.findMany({
+      where: { identityId: 'ada' },
+      select: { tenantId: true, version: true },
+    });
+    const exampleTag = await tagOf(API, TOKENS.ada);
+    const otherTag = await tagOf(
+      '/other/api/identity/v1',
+      'other-ada-access-token-0001',
+    );
+    expect(exampleTag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(exampleTag).not.toBe(otherTag);
+    for (const { version } of versions)
+      expect([exampleTag, otherTag]).not.toContain(`"${version}"`);
+    const put = await t
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .set(json)
+      .send({ displayName: 'Ada, changed' })
+      .expect(200);
+    expect(put.headers.etag).not.toBe(exampleTag);
+    expect(await tagOf(API, TOKENS.ada)).toBe(put.headers.etag);
+    // The tag of a reduced representation names the same version.
+    const reduced = await tagOf(`${API}?fields=displayName`, TOKENS.ada);
+    expect(reduced).toMatch(
+      new RegExp(`^${put.headers.etag.slice(0, -1)}-[A-Za-z0-9_-]{10}"$`),
+    );
+    await t
+      .http()
+      .put(API)
+      .set(bearer(TOKENS.ada))
+      .set('If-Match', reduced)
+      .set(json)
+      .send({ displayName: 'Ada' })
+      .expect(200);
   });
 });
 
 describe('keep-alive behind a gateway', () => {
+  const t = useTestApp({
+    tenants: [example()],
+    config: { keepAliveTimeoutMs: 2000, headersTimeoutMs: 1000 },
+  });
+
   it('announces its idle timeout and keeps an idle connection that long, headers timeout or not', async () => {
-    const t = await startTestApp([example()], {
-      keepAliveTimeoutMs: 2000,
-      headersTimeoutMs: 1000,
-    });
-    try {
-      const server = t.app.getHttpServer();
-      await new Promise<void>((resolve) =>
-        server.listen(0, '127.0.0.1', resolve),
-      );
-      const socket = connect(
-        (server.address() as AddressInfo).port,
-        '127.0.0.1',
-      );
-      let received = '';
-      socket.on('data', (chunk) => (received += chunk));
-      const request = `GET ${API} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKENS.ada}\r\n\r\n`;
-      const answers = () => received.split('HTTP/1.1 200 OK').length - 1;
-      socket.write(request);
-      await until(() => answers() === 1);
-      expect(received).toContain('Keep-Alive: timeout=2\r\n');
-      // Idle longer than the headers timeout, shorter than the keep-alive one:
-      // only the time a request's headers take counts against the former.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      socket.write(request);
-      await until(() => answers() === 2);
-      socket.destroy();
-    } finally {
-      await t.close();
-    }
+    const socket = connect(await t.listen(), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    const request = `GET ${API} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKENS.ada}\r\n\r\n`;
+    const answers = () => received.split('HTTP/1.1 200 OK').length - 1;
+    socket.write(request);
+    await until(() => answers() === 1);
+    expect(received).toContain('Keep-Alive: timeout=2\r\n');
+    // Idle longer than the headers timeout, shorter than the keep-alive one:
+    // only the time a request's headers take counts against the former.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    socket.write(request);
+    await until(() => answers() === 2);
+    socket.destroy();
   });
 });
 
@@ -449,15 +419,7 @@ describe('keep-alive behind a gateway', () => {
 if (databaseKind() === 'postgres')
   describe('the running server', () => {
     it('logs no token, however its parameter name is spelled, and warns about TRUST_PROXY=true', async () => {
-      const db = await createTestDatabase();
-      const env = serverEnvironment(
-        db.config,
-        join(mkdtempSync(join(tmpdir(), 'identity-redact-')), 'pglite'),
-        { TRUST_PROXY: 'true' },
-      );
-      const server = await startServer(env);
       const token = 'demo-alice-access-token';
-      const base = `http://localhost:${env.PORT}/demo/api/identity/v1`;
       const spellings = [
         'access%5Ftoken',
         '%61ccess_token',
@@ -465,20 +427,19 @@ if (databaseKind() === 'postgres')
         ';access_token',
         '__proto__[access_token]',
       ];
-      try {
-        for (const name of spellings)
-          await fetch(`${base}?limit=1&${name}=${token}`);
-        const authenticated = await fetch(`${base}?access%5Ftoken=${token}`);
-        expect(authenticated.status).toBe(200);
-      } finally {
-        await server.stop();
-        await db.drop();
-      }
-      const lines = server
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line));
+      const trusting = { TRUST_PROXY: 'true' };
+      const server = await withServer(
+        'identity-redact-',
+        trusting,
+        async (_, url) => {
+          const base = `${url}/demo/api/identity/v1`;
+          for (const name of spellings)
+            await fetch(`${base}?limit=1&${name}=${token}`);
+          const authenticated = await fetch(`${base}?access%5Ftoken=${token}`);
+          expect(authenticated.status).toBe(200);
+        },
+      );
+      const lines = logLines(server.output());
       const urls = lines.filter((l) => l.req).map((l) => l.req.url);
       expect(urls).toStrictEqual([
         ...spellings.map(
@@ -495,34 +456,22 @@ if (databaseKind() === 'postgres')
     });
 
     it('logs no link ticket, authorization code or state', async () => {
-      const db = await createTestDatabase();
-      const env = serverEnvironment(
-        db.config,
-        join(mkdtempSync(join(tmpdir(), 'identity-redact-link-')), 'pglite'),
-      );
-      const server = await startServer(env);
       const secret = 'link-secret-b64url_0123456789';
-      const base = `http://localhost:${env.PORT}/demo/link/v1`;
       const paths = [
         `/demo/link/v1/op/start?ticket=${secret}&redirect_uri=https%3A%2F%2Fapp.example%2F`,
         `/demo/link/v1/op/start?%74icket=${secret}`,
         `/demo/link/v1/callback?code=${secret}&state=${secret}&iss=https%3A%2F%2Fop.example`,
         `/demo/link/v1/callback?state[]=${secret};code[]=${secret}`,
       ];
-      try {
-        for (const path of paths)
-          await fetch(`${base}${path.slice('/demo/link/v1'.length)}`, {
-            redirect: 'manual',
-          });
-      } finally {
-        await server.stop();
-        await db.drop();
-      }
-      const lines = server
-        .output()
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line));
+      const server = await withServer(
+        'identity-redact-link-',
+        {},
+        async (_, url) => {
+          for (const path of paths)
+            await fetch(`${url}${path}`, { redirect: 'manual' });
+        },
+      );
+      const lines = logLines(server.output());
       expect(lines.filter((l) => l.req).map((l) => l.req.url)).toStrictEqual([
         '/demo/link/v1/op/start?ticket=[REDACTED]&redirect_uri=https%3A%2F%2Fapp.example%2F',
         '/demo/link/v1/op/start?%74icket=[REDACTED]',

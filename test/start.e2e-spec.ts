@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { documentedExample, documents } from './support/doc-examples';
 import { until } from './support/until';
 import { ADMIN_URL } from './support/postgres-admin';
-import { serverEnvironment, startServer } from './support/server';
+import { freePort } from './support/free-port';
+import { logLines, serverEnvironment, startServer } from './support/server';
 import {
   createTestDatabase,
   serverDataDir,
@@ -159,12 +160,7 @@ describe('starting the service', () => {
 
   it('delivers the README’s PUT to the README’s webhook receiver, as documented', async () => {
     const server = await startServer(env);
-    const port = await new Promise<number>((done) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => done(port));
-      });
-    });
+    const port = await freePort();
     const base = `http://localhost:${env.PORT}`;
     // The curl examples ran the PUT already: bob gets the demo's values back.
     const bob = (body: string) =>
@@ -331,12 +327,9 @@ function runToEnd(env: NodeJS.ProcessEnv) {
 
 /** The messages of the fatal (level 60) JSON log lines. */
 const fatalLines = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { level: number; msg: string })
+  logLines(stdout)
     .filter((entry) => entry.level === 60)
-    .map((entry) => entry.msg);
+    .map((entry) => entry.msg as string);
 
 function missingDatabase(): string {
   const url = new URL(ADMIN_URL);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { Database } from '../src/database/database';
 import { builder, statement } from '../src/database/sql';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { useTestDatabase } from './support/test-database';
 
 // The request path's statements run on the pool itself on PostgreSQL and on
 // the driver adapter on an in-process PGlite; either way a row holds what
@@ -39,18 +38,7 @@ const PARAMS = {
 };
 
 describe('statement values', () => {
-  let db: TestDatabase;
-  let database: Database;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    database = await Database.connect(db.config);
-  });
-
-  afterAll(async () => {
-    await database.close();
-    await db.drop();
-  });
+  const database = useTestDatabase();
 
   it('are what $queryRaw gives for the same statement', async () => {
     const [row] = await database.read.rows(VALUES, PARAMS);

@@ -1,10 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { identity, tenantFile, token } from './support/factories';
-import { serverEnvironment, startServer, type Server } from './support/server';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { useServers } from './support/server';
 import { until } from './support/until';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -12,7 +7,6 @@ import { WebhookReceiver } from './support/webhook-receiver';
 // burst of deliveries and started again: what it had sent past the
 // position it last wrote arrives a second time, never more than
 // docs/operations.md promises, and nothing is lost.
-const ROOT = resolve(__dirname, '..');
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 /** More identities than are sent at once, so that answers overtake each other. */
 const PEOPLE = Array.from({ length: 12 }, (_, i) => `p${i}`);
@@ -39,42 +33,15 @@ const FAST = {
 };
 
 describe('webhook delivery killed in a burst', () => {
-  let db: TestDatabase;
+  const { start } = useServers(FILE, FAST);
   const receiver = new WebhookReceiver();
-  const servers: Server[] = [];
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const file = join(
-      mkdtempSync(join(tmpdir(), 'identity-burst-')),
-      'burst.json',
-    );
-    writeFileSync(file, JSON.stringify(FILE));
-    const imported = spawnSync(
-      process.execPath,
-      [join(ROOT, 'dist', 'cli.js'), 'import', file],
-      {
-        env: { PATH: process.env.PATH, DATABASE_URL: db.config.databaseUrl },
-        encoding: 'utf8',
-      },
-    );
-    expect(imported.status).toBe(0);
     await receiver.start();
     // One identity's events are slow to answer: the others overtake them.
     receiver.delayOf = (d) =>
       d.payload.data.identityId === PEOPLE[0] ? 300 : 5;
   });
-  afterAll(async () => {
-    for (const server of servers) await server.stop().catch(() => undefined);
-    await receiver.stop();
-    await db.drop();
-  });
-
-  const start = async () => {
-    const env = serverEnvironment(db.config, '', FAST);
-    const server = await startServer(env);
-    servers.push(server);
-    return { server, base: `http://localhost:${env.PORT}` };
-  };
+  afterAll(() => receiver.stop());
   const send = async (
     base: string,
     method: string,

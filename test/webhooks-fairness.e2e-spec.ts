@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { WebhookConfig } from '../src/config/app-config';
 import { identity, tenantFile, token } from './support/factories';
-import { startTestApp, type TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 import { until } from './support/until';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -40,12 +40,11 @@ const BACKLOG = 30;
 const WITHIN_MS = 2000;
 
 describe('webhook delivery shared between subscriptions', () => {
-  let app: TestApp;
+  const app = useTestApp({ config: { webhooks: FAIR } });
   const slow = new WebhookReceiver();
   const fast = new WebhookReceiver();
   const made: { tenant: TestTenant; id: string }[] = [];
   beforeAll(async () => {
-    app = await startTestApp([], { webhooks: FAIR });
     await slow.start();
     slow.delayMs = LATE_MS;
     await fast.start();
@@ -58,7 +57,6 @@ describe('webhook delivery shared between subscriptions', () => {
         .expect(204);
   });
   afterAll(async () => {
-    await app.close();
     await slow.stop();
     await fast.stop();
   });

@@ -1,17 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { identity, tenantFile, token } from './support/factories';
-import { serverEnvironment, startServer, type Server } from './support/server';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { useServers } from './support/server';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // Two instances of the built service deliver the webhooks of one database;
 // both are killed (SIGKILL) in the middle of deliveries and one comes back:
 // every event arrives, in order per identity, and never twice at the same
 // time.
-const ROOT = resolve(__dirname, '..');
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const PEOPLE = ['ann', 'bob', 'cy', 'dee'];
 /** Each one's access token. */
@@ -37,42 +31,17 @@ const FAST = {
 };
 
 describe('webhook delivery by two instances, killed mid-delivery', () => {
-  let db: TestDatabase;
+  const { start } = useServers(FILE, FAST);
   const receivers = [new WebhookReceiver(), new WebhookReceiver()];
-  const servers: Server[] = [];
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const file = join(
-      mkdtempSync(join(tmpdir(), 'identity-fleet-')),
-      'fleet.json',
-    );
-    writeFileSync(file, JSON.stringify(FILE));
-    const imported = spawnSync(
-      process.execPath,
-      [join(ROOT, 'dist', 'cli.js'), 'import', file],
-      {
-        env: { PATH: process.env.PATH, DATABASE_URL: db.config.databaseUrl },
-        encoding: 'utf8',
-      },
-    );
-    expect(imported.status).toBe(0);
     for (const receiver of receivers) {
       await receiver.start();
       receiver.delayMs = 15;
     }
   });
   afterAll(async () => {
-    for (const server of servers) await server.stop().catch(() => undefined);
     for (const receiver of receivers) await receiver.stop();
-    await db.drop();
   });
-
-  const start = async () => {
-    const env = serverEnvironment(db.config, '', FAST);
-    const server = await startServer(env);
-    servers.push(server);
-    return { server, base: `http://localhost:${env.PORT}` };
-  };
   const rename = async (base: string, who: string, n: number) => {
     const res = await fetch(`${base}/fleet/api/identity/v1`, {
       method: 'PUT',

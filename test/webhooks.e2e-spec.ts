@@ -4,7 +4,7 @@ import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
 import { loadConfig, type WebhookConfig } from '../src/config/app-config';
 import { identity, tenantFile, token, type Token } from './support/factories';
 import { problemBody as problem } from './support/problem';
-import { startTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 import { until } from './support/until';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -53,8 +53,17 @@ const SECRET = expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe('webhooks', () => {
-  let app: TestApp;
+  // Replays back to back: their spacing is test/quotas.e2e-spec.ts's.
+  const app = useTestApp({
+    config: {
+      webhooks: FAST,
+      quotas: loadConfig({ WEBHOOK_REPLAY_SECONDS: '0' }).quotas,
+    },
+  });
   let tenant: TestTenant;
+  beforeEach(async () => {
+    tenant = await app.newTenant(FILE);
+  });
   const admin = () => `/${tenant.id}/api/admin/v1/webhooks`;
   const as = ({ token: secret }: Token) => ({
     get: (path: string) =>
@@ -80,18 +89,6 @@ describe('webhooks', () => {
       request(app.app.getHttpServer())
         .delete(path)
         .set('Authorization', `Bearer ${tenant.token(secret)}`),
-  });
-
-  beforeAll(async () => {
-    // Replays back to back: their spacing is test/quotas.e2e-spec.ts's.
-    app = await startTestApp([], {
-      webhooks: FAST,
-      quotas: loadConfig({ WEBHOOK_REPLAY_SECONDS: '0' }).quotas,
-    });
-  });
-  afterAll(() => app.close());
-  beforeEach(async () => {
-    tenant = await app.newTenant(FILE);
   });
 
   /** Subscribes `receiver` (with its secret) to the tenant. */
@@ -573,17 +570,11 @@ describe('webhooks', () => {
 });
 
 describe('webhooks whose retries run out', () => {
-  let app: TestApp;
+  const app = useTestApp({
+    config: { webhooks: { ...FAST, retryMaxMs: 2000, retrySeconds: 1 } },
+  });
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    app = await startTestApp([], {
-      webhooks: { ...FAST, retryMaxMs: 2000, retrySeconds: 1 },
-    });
-  });
-  afterAll(async () => {
-    await receiver?.stop();
-    await app.close();
-  });
+  afterAll(() => receiver?.stop());
 
   it('wait as Retry-After asks, are marked failing with their backlog kept, and deliver it when enabled again', async () => {
     const tenant = await app.newTenant(FILE);

@@ -3,8 +3,7 @@ import { IdentityRepository } from '../src/identity/identity.repository';
 import { IdentityService } from '../src/identity/identity.service';
 import { example, TOKENS } from './support/example';
 import { snapshot } from './support/snapshot';
-import { startTestApp, TestApp } from './support/test-app';
-import { TestTenant } from './support/test-tenant';
+import { useTenant, useTestApp } from './support/test-app';
 
 const PAT = 'example-pat-access-token-00001';
 const OLGA = 'example-olga-access-token-0001';
@@ -12,8 +11,7 @@ const OLGA = 'example-olga-access-token-0001';
 // One app for the file; every test writes to a copy of its own of the
 // example tenant (with pat, and olga, a friend of charles only).
 describe('PUT and DELETE', () => {
-  let t: TestApp;
-  let ex: TestTenant;
+  const t = useTestApp();
   const file = example();
   file.identities.push(
     { identityId: 'pat', displayName: 'Pat' },
@@ -35,13 +33,7 @@ describe('PUT and DELETE', () => {
       select: { type: true, fields: true, relatedIdentityId: true },
     });
 
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
-  beforeEach(async () => {
-    ex = await t.newTenant(file);
-  });
+  const ex = useTenant(t, file, { each: true });
 
   describe('PUT of the current identity', () => {
     it('keeps left-out fields, clears nulls, replaces properties, and answers the whole identity with its new ETag', async () => {
@@ -169,7 +161,7 @@ describe('PUT and DELETE', () => {
     ])(
       'refuses read-only, unknown and unsafe fields, naming them: %j',
       async (body, detail, errors) => {
-        const before = await snapshot(t);
+        const before = await snapshot(t.database);
         const res = await ex.as(TOKENS.ada).put('', body).expect(400);
         expect(res.body).toStrictEqual({
           type: 'urn:problem:identity:invalid-request',
@@ -179,7 +171,7 @@ describe('PUT and DELETE', () => {
           instance: ex.api,
           errors,
         });
-        expect(await snapshot(t)).toStrictEqual(before);
+        expect(await snapshot(t.database)).toStrictEqual(before);
       },
     );
 
@@ -229,10 +221,10 @@ describe('PUT and DELETE', () => {
     ])(
       'validates values with the import rules and limits: %j',
       async (body, field, message) => {
-        const before = await snapshot(t);
+        const before = await snapshot(t.database);
         const res = await ex.as(TOKENS.ada).put('', body).expect(400);
         expect(res.body.errors).toStrictEqual([{ field, message }]);
-        expect(await snapshot(t)).toStrictEqual(before);
+        expect(await snapshot(t.database)).toStrictEqual(before);
       },
     );
 
@@ -292,7 +284,7 @@ describe('PUT and DELETE', () => {
         .put('', { displayName: 'One' })
         .set('If-Match', headers.etag)
         .expect(200);
-      const before = await snapshot(t);
+      const before = await snapshot(t.database);
       const stale = await ada
         .put('', { displayName: 'Two' })
         .set('If-Match', headers.etag)
@@ -306,7 +298,7 @@ describe('PUT and DELETE', () => {
         instance: ex.api,
       });
       await ada.delete().set('If-Match', headers.etag).expect(412);
-      expect(await snapshot(t)).toStrictEqual(before);
+      expect(await snapshot(t.database)).toStrictEqual(before);
     });
 
     it('lets exactly one of several writers holding the same tag win', async () => {
@@ -451,9 +443,10 @@ describe('PUT and DELETE', () => {
       ['a stranger', OLGA, 'mary', 404],
       ['an admin, of an unknown identity', TOKENS.ada, 'nobody', 404],
     ])('by id: %s → %i', async (_who, token, id, status) => {
-      const before = await snapshot(t);
+      const before = await snapshot(t.database);
       await ex.as(token).delete(`/${id}`).expect(status);
-      if (status !== 204) expect(await snapshot(t)).toStrictEqual(before);
+      if (status !== 204)
+        expect(await snapshot(t.database)).toStrictEqual(before);
       else await ex.as(TOKENS.crm).get(`/${id}`).expect(404);
     });
 
@@ -531,14 +524,14 @@ describe('PUT and DELETE', () => {
       ];
       file.tokens = [];
       const clash = await t.newTenant(file);
-      const before = await snapshot(t);
+      const before = await snapshot(t.database);
       const identities = t.app.get(IdentityService);
       await expect(
         identities.mergeIdentities(clash.id, 'ada', 'charles'),
       ).rejects.toThrow(
         'Both identities have an account at "password", which allows one account per identity; remove one of them first.',
       );
-      expect(await snapshot(t)).toStrictEqual(before);
+      expect(await snapshot(t.database)).toStrictEqual(before);
     });
   });
 });

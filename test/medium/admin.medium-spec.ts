@@ -1,26 +1,37 @@
+import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { LinkTickets } from '../../src/accounts/link-tickets';
+import { AccountProvidersRepository } from '../../src/admin/account-providers.repository';
 import { AccountProvidersService } from '../../src/admin/account-providers.service';
+import { AdminRepository } from '../../src/admin/admin.repository';
 import { AdminService } from '../../src/admin/admin.service';
+import { TokenIssuersRepository } from '../../src/admin/token-issuers.repository';
 import { TokenIssuersService } from '../../src/admin/token-issuers.service';
+import { AccessRepository } from '../../src/auth/access.repository';
 import { AuthService } from '../../src/auth/auth.service';
+import { JwtVerifier } from '../../src/auth/jwt-verifier';
+import { TokenRepository } from '../../src/auth/token.repository';
 import { TokensService } from '../../src/auth/tokens.service';
+import { SecretBox } from '../../src/common/secrets/secret-box';
+import { EventsRepository } from '../../src/events/events.repository';
+import { TenantsRepository } from '../../src/tenants/tenants.repository';
 import { TenantsService } from '../../src/tenants/tenants.service';
+import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
 import { WebhooksService } from '../../src/webhooks/webhooks.service';
-import { identity, provider, tenantFile, token } from '../support/factories';
-import { Medium, startMedium } from '../support/medium';
+import { identity, provider, token } from '../support/factories';
+import { useMediumService } from '../support/medium';
 
 // The services of tenant administration, tokens, accounts and the tenant
-// file, with their repositories on a database of their own.
-describe('administration services (medium)', () => {
-  let m: Medium;
-  beforeAll(async () => {
-    m = await startMedium();
+// file, each built from the providers it names, on the database of this file.
+
+describe(AdminService.name, () => {
+  const m = useMediumService(AdminService, {
+    real: [AdminRepository, EventsRepository],
+    mock: [TokensService],
   });
-  afterAll(() => m.close());
 
   it('changes settings with an audit entry, and refuses a stale If-Match', async () => {
-    const file = tenantFile();
-    await m.load(file);
+    const file = await m.newTenant();
     const admin = m.get(AdminService);
     const updated = await admin.updateSettings(
       file.tenant.id,
@@ -43,10 +54,18 @@ describe('administration services (medium)', () => {
       ['cli', 'tenant.updated', 'tenant'],
     ]);
   });
+});
+
+describe(TokensService.name, () => {
+  // AuthService (which has no JWT to verify here) sees a token authenticate.
+  const m = useMediumService(TokensService, {
+    real: [TokenRepository],
+    readers: [AuthService, AccessRepository],
+    mock: [JwtVerifier],
+  });
 
   it('creates a token that authenticates, and revokes it', async () => {
-    const file = tenantFile({ identities: [identity('ada')] });
-    await m.load(file);
+    const file = await m.newTenant({ identities: [identity('ada')] });
     const tokens = m.get(TokensService);
     const { secret, ...created } = await tokens.createToken({
       tenantId: file.tenant.id,
@@ -72,10 +91,15 @@ describe('administration services (medium)', () => {
       auth.authenticate(file.tenant.id, secret),
     ).rejects.toMatchObject({ status: 401 });
   });
+});
 
-  it('adds, lists and removes account providers and token issuers', async () => {
-    const file = tenantFile();
-    await m.load(file);
+describe(AccountProvidersService.name, () => {
+  const m = useMediumService(AccountProvidersService, {
+    real: [AccountProvidersRepository, SecretBox],
+  });
+
+  it('adds, lists and removes account providers', async () => {
+    const file = await m.newTenant();
     const providers = m.get(AccountProvidersService);
     await providers.createProvider(
       file.tenant.id,
@@ -90,6 +114,29 @@ describe('administration services (medium)', () => {
         (p) => p.accountProviderId,
       ),
     ).toStrictEqual(['github']);
+    expect(
+      await providers.removeProvider(
+        file.tenant.id,
+        'github',
+        false,
+        undefined,
+        'cli',
+      ),
+    ).toBe(0);
+    expect(
+      (await providers.listProviders(file.tenant.id, {})).items,
+    ).toStrictEqual([]);
+  });
+});
+
+describe(TokenIssuersService.name, () => {
+  const m = useMediumService(TokenIssuersService, {
+    real: [TokenIssuersRepository],
+    mock: [JwtVerifier],
+  });
+
+  it('adds, lists and removes token issuers, and has the verifier forget the old ones', async () => {
+    const file = await m.newTenant();
     const issuers = m.get(TokenIssuersService);
     const issuer = await issuers.createIssuer(
       file.tenant.id,
@@ -105,27 +152,26 @@ describe('administration services (medium)', () => {
       'identityId',
     ]);
     await issuers.removeIssuer(file.tenant.id, issuer.id, undefined, 'cli');
+    expect((await issuers.listIssuers(file.tenant.id, {})).items).toStrictEqual(
+      [],
+    );
     expect(
-      await providers.removeProvider(
-        file.tenant.id,
-        'github',
-        false,
-        undefined,
-        'cli',
-      ),
-    ).toBe(0);
-    expect([
-      (await providers.listProviders(file.tenant.id, {})).items,
-      (await issuers.listIssuers(file.tenant.id, {})).items,
-    ]).toStrictEqual([[], []]);
+      jest.mocked(m.get(JwtVerifier)).forgetIssuers.mock.calls,
+    ).toStrictEqual([[file.tenant.id], [file.tenant.id]]);
+  });
+});
+
+describe(AccountsService.name, () => {
+  const m = useMediumService(AccountsService, {
+    real: [AccountsRepository],
+    mock: [LinkTickets],
   });
 
   it('records an account at a provider of one account per identity once', async () => {
-    const file = tenantFile({
+    const file = await m.newTenant({
       accountProviders: [provider('password')],
       identities: [identity('ada')],
     });
-    await m.load(file);
     const accounts = m.get(AccountsService);
     const account = {
       accountId: 'acc-1',
@@ -157,10 +203,13 @@ describe('administration services (medium)', () => {
       accounts.removeAccount(file.tenant.id, 'ada', 'acc-1'),
     ).rejects.toMatchObject({ status: 404 });
   });
+});
+
+describe(WebhooksService.name, () => {
+  const m = useMediumService(WebhooksService, { real: [WebhooksRepository] });
 
   it('creates a webhook with its secret, and removes it', async () => {
-    const file = tenantFile();
-    await m.load(file);
+    const file = await m.newTenant();
     const webhooks = m.get(WebhooksService);
     const { secret, ...created } = await webhooks.createWebhook(
       file.tenant.id,
@@ -182,10 +231,16 @@ describe('administration services (medium)', () => {
       (await webhooks.listWebhooks(file.tenant.id, {})).items,
     ).toStrictEqual([]);
   });
+});
+
+describe(TenantsService.name, () => {
+  const m = useMediumService(TenantsService, {
+    real: [TenantsRepository, SecretBox],
+  });
 
   it('exports what it imported, tokens aside', async () => {
     const ada = token({ identityId: 'ada' });
-    const file = tenantFile({
+    const file = await m.newTenant({
       accountProviders: [provider('password')],
       identities: [
         identity('ada', {
@@ -204,7 +259,6 @@ describe('administration services (medium)', () => {
       ],
       tokens: [ada],
     });
-    await m.load(file);
     const exported = (await m
       .get(TenantsService)
       .exportTenant(file.tenant.id)) as Record<string, any>;

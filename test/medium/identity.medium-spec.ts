@@ -1,27 +1,35 @@
+import { AccessRepository } from '../../src/auth/access.repository';
 import { AuthService } from '../../src/auth/auth.service';
-import type { AccessCaller } from '../../src/identity/principal';
-import { IdentityService } from '../../src/identity/identity.service';
+import { JwtVerifier } from '../../src/auth/jwt-verifier';
+import { EventsRepository } from '../../src/events/events.repository';
 import { EventsService } from '../../src/events/events.service';
+import { FriendsRepository } from '../../src/friends/friends.repository';
 import { FriendsService } from '../../src/friends/friends.service';
+import { IdentityRepository } from '../../src/identity/identity.repository';
+import { IdentityService } from '../../src/identity/identity.service';
+import { IdentityTags } from '../../src/identity/identity-tags';
+import type { AccessCaller } from '../../src/identity/principal';
+import { RolesRepository } from '../../src/roles/roles.repository';
 import { RolesService } from '../../src/roles/roles.service';
-import { identity, tenantFile, token } from '../support/factories';
-import { Medium, startMedium } from '../support/medium';
+import { identity, token } from '../support/factories';
+import { MediumService, useMediumService } from '../support/medium';
 
-// IdentityService, AuthService, FriendsService, RolesService and
-// EventsService with their repositories on a database of their own.
-describe('identity services (medium)', () => {
-  let m: Medium;
-  beforeAll(async () => {
-    m = await startMedium();
+// The services of identities, their friends, roles and changes, each built
+// from the providers it names, on the database of this file.
+
+/** The caller an access token makes, as AuthService answers for it. */
+const signedIn = async (m: MediumService, tenantId: string, secret: string) =>
+  (await m.get(AuthService).authenticate(tenantId, secret)) as AccessCaller;
+
+describe(AuthService.name, () => {
+  const m = useMediumService(AuthService, {
+    real: [AccessRepository],
+    mock: [JwtVerifier],
   });
-  afterAll(() => m.close());
-
-  const signedIn = async (tenantId: string, secret: string) =>
-    (await m.get(AuthService).authenticate(tenantId, secret)) as AccessCaller;
 
   it('authenticates an access token as its identity, read with it', async () => {
     const ada = token({ identityId: 'ada' });
-    const file = tenantFile({
+    const file = await m.newTenant({
       adminRoles: ['admin'],
       identities: [
         identity('ada', { displayName: 'Ada', roles: ['admin'] }),
@@ -29,8 +37,7 @@ describe('identity services (medium)', () => {
       ],
       tokens: [ada],
     });
-    await m.load(file);
-    const caller = await signedIn(file.tenant.id, ada.token);
+    const caller = await signedIn(m, file.tenant.id, ada.token);
     expect({
       tenantId: caller.tenantId,
       identityId: caller.identityId,
@@ -43,15 +50,32 @@ describe('identity services (medium)', () => {
       displayName: 'Ada',
     });
   });
+});
+
+describe(IdentityService.name, () => {
+  // AuthService makes the caller; the others read what a change left.
+  const m = useMediumService(IdentityService, {
+    real: [IdentityRepository, IdentityTags],
+    readers: [
+      AuthService,
+      AccessRepository,
+      EventsService,
+      EventsRepository,
+      FriendsService,
+      FriendsRepository,
+      RolesService,
+      RolesRepository,
+    ],
+    mock: [JwtVerifier],
+  });
 
   it('updates the current identity, with a new version and an event', async () => {
     const ada = token({ identityId: 'ada' });
-    const file = tenantFile({
+    const file = await m.newTenant({
       identities: [identity('ada', { displayName: 'Ada' })],
       tokens: [ada],
     });
-    await m.load(file);
-    const caller = await signedIn(file.tenant.id, ada.token);
+    const caller = await signedIn(m, file.tenant.id, ada.token);
     const before = await m.get(IdentityService).currentIdentity(caller);
     const after = await m
       .get(IdentityService)
@@ -68,15 +92,41 @@ describe('identity services (medium)', () => {
     ]);
   });
 
+  it('merges one identity into another: accounts, friends and roles move', async () => {
+    const file = await m.newTenant({
+      identities: [
+        identity('ada', { roles: ['a'] }),
+        identity('old', { roles: ['b'], friends: ['cy'] }),
+        identity('cy', { friends: ['old'] }),
+      ],
+    });
+    const merged = await m
+      .get(IdentityService)
+      .mergeIdentities(file.tenant.id, 'ada', 'old');
+    expect(merged.oldIdentityIds).toStrictEqual(['old']);
+    expect(
+      (await m.get(RolesService).listRoles(file.tenant.id, 'ada', {})).items,
+    ).toStrictEqual([{ name: 'a' }, { name: 'b' }]);
+    expect(
+      JSON.parse(
+        (await m.get(FriendsService).listFriends(file.tenant.id, 'cy', {}))
+          .items,
+      ),
+    ).toStrictEqual([{ identityId: 'ada' }]);
+  });
+});
+
+describe(FriendsService.name, () => {
+  const m = useMediumService(FriendsService, { real: [FriendsRepository] });
+
   it('makes friends both ways, lists them in order, and ends the friendship', async () => {
-    const file = tenantFile({
+    const file = await m.newTenant({
       identities: [
         identity('ada'),
         identity('bob', { displayName: 'Bob' }),
         identity('cy', { displayName: 'Anne' }),
       ],
     });
-    await m.load(file);
     const friends = m.get(FriendsService);
     await friends.addFriend(file.tenant.id, 'ada', 'bob');
     await friends.addFriend(file.tenant.id, 'ada', 'cy');
@@ -97,12 +147,15 @@ describe('identity services (medium)', () => {
       friends.addFriend(file.tenant.id, 'ada', 'nobody'),
     ).rejects.toMatchObject({ status: 404 });
   });
+});
+
+describe(RolesService.name, () => {
+  const m = useMediumService(RolesService, { real: [RolesRepository] });
 
   it('lists roles by name, a page at a time', async () => {
-    const file = tenantFile({
+    const file = await m.newTenant({
       identities: [identity('ada', { roles: ['zeta', 'alpha', 'mid'] })],
     });
-    await m.load(file);
     const roles = m.get(RolesService);
     const first = await roles.listRoles(file.tenant.id, 'ada', { limit: 2 });
     expect(first).toStrictEqual({
@@ -112,29 +165,5 @@ describe('identity services (medium)', () => {
     expect(
       await roles.listRoles(file.tenant.id, 'ada', first.next!),
     ).toStrictEqual({ items: [{ name: 'zeta' }], next: undefined });
-  });
-
-  it('merges one identity into another: accounts, friends and roles move', async () => {
-    const file = tenantFile({
-      identities: [
-        identity('ada', { roles: ['a'] }),
-        identity('old', { roles: ['b'], friends: ['cy'] }),
-        identity('cy', { friends: ['old'] }),
-      ],
-    });
-    await m.load(file);
-    const merged = await m
-      .get(IdentityService)
-      .mergeIdentities(file.tenant.id, 'ada', 'old');
-    expect(merged.oldIdentityIds).toStrictEqual(['old']);
-    expect(
-      (await m.get(RolesService).listRoles(file.tenant.id, 'ada', {})).items,
-    ).toStrictEqual([{ name: 'a' }, { name: 'b' }]);
-    expect(
-      JSON.parse(
-        (await m.get(FriendsService).listFriends(file.tenant.id, 'cy', {}))
-          .items,
-      ),
-    ).toStrictEqual([{ identityId: 'ada' }]);
   });
 });

@@ -1,30 +1,49 @@
+import { AccountLinkRepository } from '../../src/accounts/account-link.repository';
 import { AccountLinkService } from '../../src/accounts/account-link.service';
-import { SignInService } from '../../src/auth/sign-in.service';
+import { AccountsRepository } from '../../src/accounts/accounts.repository';
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { LinkClient } from '../../src/accounts/link-client';
+import { LinkTickets } from '../../src/accounts/link-tickets';
+import { AccessRepository } from '../../src/auth/access.repository';
 import type { IssuerConfig } from '../../src/auth/access.repository';
+import { SignInRepository } from '../../src/auth/sign-in.repository';
+import { SignInService } from '../../src/auth/sign-in.service';
+import { SecretBox } from '../../src/common/secrets/secret-box';
+import { FriendsRepository } from '../../src/friends/friends.repository';
 import { FriendsService } from '../../src/friends/friends.service';
+import { IdentityRepository } from '../../src/identity/identity.repository';
+import { IdentityService } from '../../src/identity/identity.service';
+import { IdentityTags } from '../../src/identity/identity-tags';
+import { RolesRepository } from '../../src/roles/roles.repository';
 import { RolesService } from '../../src/roles/roles.service';
+import { GroupsRepository } from '../../src/scim/groups/groups.repository';
 import { GroupsService } from '../../src/scim/groups/groups.service';
 import { ScimDiscoveryService } from '../../src/scim/scim-discovery.service';
+import { ScimUsersRepository } from '../../src/scim/scim-users.repository';
 import { ScimUsersService } from '../../src/scim/scim-users.service';
-import { identity, provider, tenantFile } from '../support/factories';
-import { Medium, startMedium } from '../support/medium';
+import { identity, provider } from '../support/factories';
+import { useMediumService } from '../support/medium';
 
 const BASE = 'https://id.example/t/scim/v2';
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 // SCIM Users, Groups and discovery, just-in-time sign-in and account
-// linking, with their repositories on a database of their own.
-describe('SCIM and sign-in services (medium)', () => {
-  let m: Medium;
-  beforeAll(async () => {
-    m = await startMedium();
+// linking, each built from the providers it names, on the database of this
+// file.
+
+describe(ScimUsersService.name, () => {
+  const m = useMediumService(ScimUsersService, {
+    real: [
+      ScimUsersRepository,
+      IdentityRepository,
+      IdentityService,
+      IdentityTags,
+    ],
   });
-  afterAll(() => m.close());
 
   it('creates a User, finds it by filter, deactivates it, and deletes it', async () => {
-    const file = tenantFile();
-    await m.load(file);
+    const file = await m.newTenant();
     const users = m.get(ScimUsersService);
     const created = await users.create(file.tenant.id, BASE, {
       schemas: [USER],
@@ -52,10 +71,19 @@ describe('SCIM and sign-in services (medium)', () => {
       status: 404,
     });
   });
+});
+
+describe(GroupsService.name, () => {
+  // RolesService reads what a Group made of its members' roles.
+  const m = useMediumService(GroupsService, {
+    real: [GroupsRepository, IdentityTags, IdentityRepository],
+    readers: [RolesService, RolesRepository],
+  });
 
   it('makes a Group a role: its members hold it, a rename keeps them', async () => {
-    const file = tenantFile({ identities: [identity('ada'), identity('bob')] });
-    await m.load(file);
+    const file = await m.newTenant({
+      identities: [identity('ada'), identity('bob')],
+    });
     const groups = m.get(GroupsService);
     const scope = { tenantId: file.tenant.id, base: BASE };
     const group = await groups.createGroup(scope, {
@@ -83,6 +111,10 @@ describe('SCIM and sign-in services (medium)', () => {
       (await roles.listRoles(file.tenant.id, 'ada', {})).items,
     ).toStrictEqual([]);
   });
+});
+
+describe(ScimDiscoveryService.name, () => {
+  const m = useMediumService(ScimDiscoveryService);
 
   it('describes the service provider under the base it is given', () => {
     const config = m.get(ScimDiscoveryService).serviceProviderConfig(BASE);
@@ -95,10 +127,15 @@ describe('SCIM and sign-in services (medium)', () => {
       },
     ]);
   });
+});
+
+describe(SignInService.name, () => {
+  const m = useMediumService(SignInService, {
+    real: [AccessRepository, SignInRepository],
+  });
 
   it('creates the identity a provisioning issuer names once, then moves its lastLogin', async () => {
-    const file = tenantFile({ accountProviders: [provider('corp')] });
-    await m.load(file);
+    const file = await m.newTenant({ accountProviders: [provider('corp')] });
     const issuer: IssuerConfig = {
       issuer: 'https://issuer.example',
       jwksUri: null,
@@ -150,14 +187,28 @@ describe('SCIM and sign-in services (medium)', () => {
       later.version > first!.identity.version,
     ]).toStrictEqual([new Date('2026-11-02T10:00:00Z'), true]);
   });
+});
+
+describe(AccountLinkService.name, () => {
+  // No provider is reached; FriendsService reads that nothing else moved.
+  const m = useMediumService(AccountLinkService, {
+    real: [
+      AccountLinkRepository,
+      LinkTickets,
+      AccountsService,
+      AccountsRepository,
+      SecretBox,
+    ],
+    mock: [LinkClient],
+    readers: [FriendsService, FriendsRepository],
+  });
 
   it('sends a link of a provider without link settings back with an error', async () => {
-    const file = tenantFile({
+    const file = await m.newTenant({
       linkReturnUrls: ['https://app.example/linked'],
       accountProviders: [provider('plain')],
       identities: [identity('ada')],
     });
-    await m.load(file);
     const links = m.get(AccountLinkService);
     expect(
       await links.start(file.tenant.id, 'plain', 'no-ticket', undefined),
@@ -167,6 +218,11 @@ describe('SCIM and sign-in services (medium)', () => {
     await expect(
       links.callback(file.tenant.id, { state: 'unknown-state' }),
     ).rejects.toMatchObject({ status: 400 });
+    const client = jest.mocked(m.get(LinkClient));
+    expect([
+      client.authorizationUrl.mock.calls,
+      client.account.mock.calls,
+    ]).toStrictEqual([[], []]);
     // No friend was made on the way: the link touches accounts only.
     expect(
       JSON.parse(

@@ -115,3 +115,18 @@ export class LocalIssuer {
     return new Promise((done) => this.server.close(done));
   }
 }
+
+/**
+ * A LocalIssuer with an RS256 key, for the tests of a describe block:
+ * started before them (before the hooks declared after this call), stopped
+ * after them.
+ */
+export function useLocalIssuer(): LocalIssuer {
+  const idp = new LocalIssuer();
+  beforeAll(async () => {
+    await idp.start();
+    await idp.addKey('rsa', 'RS256');
+  });
+  afterAll(() => idp.stop());
+  return idp;
+}

@@ -1,4 +1,5 @@
 import type { Test } from 'supertest';
+import { useShared } from './lifecycle';
 import type { TestApp } from './test-app';
 import type { TestTenant } from './test-tenant';
 
@@ -71,4 +72,18 @@ export async function scimClient(
         .set('Content-Type', 'application/scim+json')
         .send(JSON.stringify(body)),
   };
+}
+
+/**
+ * A SCIM client of the tests of a describe block, on a copy of `file` made
+ * before them (before each of them with `each`).
+ */
+export function useScimClient(
+  t: TestApp,
+  file: object = SCIM_TENANT,
+  { each = false } = {},
+): ScimClient {
+  return useShared('the SCIM client', () => scimClient(t, file), undefined, {
+    each,
+  });
 }

@@ -1,7 +1,18 @@
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import {
+  ChildProcessWithoutNullStreams,
+  spawn,
+  spawnSync,
+} from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BUILT_SERVER_PRIVATE_NETWORK_TENANTS } from './egress';
-import { TEST_SECRET_KEYS } from './test-database';
+import {
+  createTestDatabase,
+  serverDataDir,
+  TEST_SECRET_KEYS,
+  type TestDatabase,
+} from './test-database';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -89,4 +100,83 @@ export function serverEnvironment(
     ...place,
     ...extra,
   };
+}
+
+/** The JSON lines of a server's output: what it logged. */
+export const logLines = (output: string): Record<string, any>[] =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+
+/**
+ * The built server on a migrated database of its own (a data directory
+ * named from `prefix` on the embedded one), for `work`, given the server and
+ * its base URL; stopped, and its database dropped, whatever `work` does.
+ * Resolves with the server, whose output outlives it.
+ */
+export async function withServer(
+  prefix: string,
+  extra: NodeJS.ProcessEnv,
+  work: (server: Server, base: string) => Promise<void>,
+): Promise<Server> {
+  const db = await createTestDatabase();
+  try {
+    const env = serverEnvironment(
+      db.config,
+      await serverDataDir(prefix),
+      extra,
+    );
+    const server = await startServer(env);
+    try {
+      await work(server, `http://localhost:${env.PORT}`);
+    } finally {
+      await server.stop();
+    }
+    return server;
+  } finally {
+    await db.drop();
+  }
+}
+
+/**
+ * Instances of the built server sharing one PostgreSQL database of their
+ * own, with the tenant file imported by the built command line, for the
+ * tests of a describe block: `start` starts one more (its environment with
+ * `extra`); after the tests every one is stopped and the database dropped.
+ */
+export function useServers(
+  tenantFile: { tenant: { id: string } },
+  extra: NodeJS.ProcessEnv,
+) {
+  let db: TestDatabase;
+  const servers: Server[] = [];
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const file = join(
+      mkdtempSync(join(tmpdir(), `identity-${tenantFile.tenant.id}-`)),
+      `${tenantFile.tenant.id}.json`,
+    );
+    writeFileSync(file, JSON.stringify(tenantFile));
+    const imported = spawnSync(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli.js'), 'import', file],
+      {
+        env: { PATH: process.env.PATH, DATABASE_URL: db.config.databaseUrl },
+        encoding: 'utf8',
+      },
+    );
+    expect(imported.status).toBe(0);
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop().catch(() => undefined);
+    await db?.drop();
+  });
+  const start = async (): Promise<{ server: Server; base: string }> => {
+    const env = serverEnvironment(db.config, '', extra);
+    const server = await startServer(env);
+    servers.push(server);
+    return { server, base: `http://localhost:${env.PORT}` };
+  };
+  return { start };
 }

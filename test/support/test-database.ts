@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { Database } from '../../src/database/database';
 import { parseKeys } from '../../src/config/secret-keys';
+import { useShared } from './lifecycle';
 import { copyTemplateTo, startFromTemplate } from './pglite-template';
 import { databaseUrl, withClient } from './postgres-admin';
 import { POSTGRES_TEMPLATE } from './templates';
@@ -65,6 +67,29 @@ export async function createTestDatabase(
     ),
     drop: () => withClient((c) => dropWhenIdle(c, name)),
   };
+}
+
+/**
+ * A database of its own (see createTestDatabase), connected, for the tests
+ * of a describe block that work below the service: made before them,
+ * closed and dropped after them.
+ */
+export function useTestDatabase(
+  overrides: Partial<AppConfig> = {},
+  options: { empty?: boolean } = {},
+): Database {
+  let db: TestDatabase | undefined;
+  return useShared(
+    'the test database',
+    async () => {
+      db = await createTestDatabase(overrides, options);
+      return Database.connect(db.config);
+    },
+    async (database) => {
+      await database.close();
+      await db?.drop();
+    },
+  );
 }
 
 /**
