@@ -581,6 +581,7 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
   });
 
   it('links nothing when the ID token’s nonce, the code’s PKCE verifier or the code’s client is not the attempt’s', async () => {
+    const logs = t.recordLogs();
     const browser = new Browser(t, SERVICE);
     // The nonce the attempt holds is no longer the one the provider signed.
     const start = await browser.open(await signInUrl(BOB, 'op'));
@@ -645,6 +646,15 @@ describe('linking an account through signInUrl (OpenID Connect)', () => {
     expect(
       (await accounts(BOB)).body.map((p: any) => p.accounts.length),
     ).toStrictEqual([0, 1, 0, 0]);
+    // Each refusal is one warning, the provider named once at its start.
+    const warned = logs.filter(
+      (line) => line.level === 'warn' && line.message.includes('link provider'),
+    );
+    expect(warned).toHaveLength(3);
+    for (const { message } of warned) {
+      expect(message).toMatch(/^link provider "op" of tenant "[^"]+": \S/);
+      expect(message.split('link provider').length).toBe(2);
+    }
   });
 
   it('keeps link settings by the tenant file’s rules, and of a client secret only when it was set', async () => {

@@ -44,6 +44,19 @@ describe('starting the service', () => {
         server.output(),
       );
       expect(curl).not.toBeNull();
+      // Which demo tokens still work is no use of them.
+      const listed = spawnSync(
+        process.execPath,
+        [join(ROOT, 'dist', 'cli.js'), 'token', 'list', '--tenant', 'demo'],
+        { env, encoding: 'utf8' },
+      );
+      expect(listed.status).toBe(0);
+      const tokens = listed.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { lastUsedAt: string | null });
+      expect(tokens.length).toBeGreaterThan(1);
+      expect(tokens.filter((t) => t.lastUsedAt !== null)).toStrictEqual([]);
       const res = await fetch(curl![2], {
         headers: { Authorization: `Bearer ${curl![1]}` },
       });
@@ -162,7 +175,12 @@ describe('starting the service', () => {
     const server = await startServer(env);
     const port = await freePort();
     const base = `http://localhost:${env.PORT}`;
-    // The curl examples ran the PUT already: bob gets the demo's values back.
+    // The README's PUTs of bob, in its order: Try it's, then the webhooks'.
+    const puts = readFileSync(join(ROOT, 'README.md'), 'utf8')
+      .split('\n')
+      .filter((line) => /^curl -X PUT .*demo-bob-access-token/.test(line))
+      .map((line) => /-d '([^']*)'/.exec(line)![1]);
+    expect(puts).toHaveLength(2);
     const bob = (body: string) =>
       fetch(`${base}/demo/api/identity/v1`, {
         method: 'PUT',
@@ -172,9 +190,8 @@ describe('starting the service', () => {
         },
         body,
       });
-    expect(
-      (await bob('{"displayName":"Bob Lee","surname":"Lee"}')).status,
-    ).toBe(200);
+    // A reader who followed the page ran Try it's PUT before the webhook.
+    expect((await bob(puts[0])).status).toBe(200);
     const admin = spawnSync(
       process.execPath,
       [
@@ -210,10 +227,7 @@ describe('starting the service', () => {
     receiver.stderr.on('data', (chunk) => (said += chunk));
     try {
       await until(() => said.includes('verifying signatures'));
-      const put = readFileSync(join(ROOT, 'README.md'), 'utf8')
-        .split('\n')
-        .find((line) => /^curl -X PUT .*demo-bob-access-token/.test(line))!;
-      const res = await bob(/-d '([^']*)'/.exec(put)![1]);
+      const res = await bob(puts[1]);
       expect(res.status).toBe(200);
       await until(() => printed.includes('\n'), {
         what: 'a delivery printed by the receiver',
@@ -282,17 +296,27 @@ describe('starting the service', () => {
     expect(run.stdout + run.stderr).not.toContain('\u001b[');
   });
 
-  it('fails fast on a port in use, with a hint to set PORT', async () => {
+  it('fails fast on a port in use, with a hint to set PORT to one found free', async () => {
     const taken = await listen();
+    // The port after it is taken too: the hint names a port found free.
+    const next = await listen(taken.port + 1).catch(() => undefined);
     try {
       const run = runToEnd({ ...env, PORT: String(taken.port) });
       expect(run.code).toBe(1);
-      expect(fatalLines(run.stdout)).toStrictEqual([
-        `Start failed: Port ${taken.port} is already in use by another process: set PORT to a free one (for example PORT=${taken.port + 1} npm start).`,
-      ]);
+      const lines = fatalLines(run.stdout);
+      expect(lines).toHaveLength(1);
+      const suggested = /for example PORT=(\d+) npm start/.exec(lines[0]);
+      expect(lines[0]).toBe(
+        `Start failed: Port ${taken.port} is already in use by another process: set PORT to a free one (for example PORT=${suggested?.[1]} npm start).`,
+      );
+      const port = Number(suggested![1]);
+      expect(port).toBeGreaterThan(taken.port + 1);
+      const free = await listen(port);
+      free.server.close();
       expect(run.stdout).not.toContain('successfully started');
     } finally {
       taken.server.close();
+      next?.server.close();
     }
   });
 
@@ -337,10 +361,11 @@ function missingDatabase(): string {
   return url.toString();
 }
 
-function listen(): Promise<{ server: NetServer; port: number }> {
-  return new Promise((resolve) => {
+function listen(port = 0): Promise<{ server: NetServer; port: number }> {
+  return new Promise((resolve, reject) => {
     const server = createServer();
-    server.listen(0, () =>
+    server.once('error', reject);
+    server.listen(port, () =>
       resolve({ server, port: (server.address() as AddressInfo).port }),
     );
   });

@@ -284,8 +284,11 @@ export class AccountLinkService {
   /** A provider's failure, in the log without a secret (openid-client's messages hold none). */
   private warn(tenantId: string, providerId: string, error: unknown): void {
     const e = error as { message?: string; code?: string };
+    const label = this.label(tenantId, providerId);
+    // Most of linking's own errors begin with the label already.
+    const message = (e.message ?? 'failed').replace(`${label}: `, '');
     this.logger.warn(
-      `${this.label(tenantId, providerId)}: ${e.code ?? ''} ${e.message ?? 'failed'}`.trim(),
+      `${label}: ${[e.code, message].filter(Boolean).join(' ')}`,
     );
   }
 }

@@ -31,8 +31,14 @@ export class AuthService {
    * Resolves a bearer token sent to `tenant`'s paths: a JWT of one of the
    * tenant's issuers, or an opaque token registered in the database. Anything but a live
    * token of that tenant is a 401; a disabled identity's token is a 403.
+   * A request's use is recorded (`lastUsedAt`); a check that is no use of
+   * the token (`recordUse` false: which demo tokens still work) is not.
    */
-  async authenticate(tenant: string, secret: string): Promise<Principal> {
+  async authenticate(
+    tenant: string,
+    secret: string,
+    recordUse = true,
+  ): Promise<Principal> {
     const issuer = JwtVerifier.issuerOf(secret);
     if (issuer !== undefined) return this.jwt.verify(tenant, secret, issuer);
     const token = await this.access.findTokenCaller(hashTokenSecret(secret));
@@ -48,6 +54,7 @@ export class AuthService {
         ? new OtherTenantAdminToken()
         : new AuthenticationRequired(true);
     if (
+      recordUse &&
       (token.lastUsedAt === null ||
         now - token.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) &&
       !this.touched.has(token.tokenId)

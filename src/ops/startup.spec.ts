@@ -49,7 +49,7 @@ describe('explainStartupError', () => {
     [
       'a port in use',
       pgError('EADDRINUSE'),
-      'Port 3000 is already in use by another process: set PORT to a free one (for example PORT=3001 npm start).',
+      'Port 3000 is already in use by another process: set PORT to a free one.',
     ],
     [
       'a failed migration, in its own words',

@@ -65,23 +65,45 @@ function userOf(url: string): string {
   }
 }
 
-const portInUse = (port: number) =>
-  `Port ${port} is already in use by another process: set PORT to a free one (for example PORT=${port + 1} npm start).`;
+/** That `port` is taken, with a port found free to suggest when there is one. */
+const portInUse = (port: number, free?: number) =>
+  `Port ${port} is already in use by another process: set PORT to a free one${free === undefined ? '' : ` (for example PORT=${free} npm start)`}.`;
+
+/** Whether `port` can be listened on now. */
+const canListen = (port: number, host?: string) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+
+/** The first of the ten ports after `port` that is free now, if any. */
+async function freePortAfter(
+  port: number,
+  host?: string,
+): Promise<number | undefined> {
+  for (let next = port + 1; next <= Math.min(port + 10, 65535); next++)
+    if (await canListen(next, host)) return next;
+  return undefined;
+}
 
 /**
  * Fails fast, before connecting to anything, when `port` is taken: the
  * server would otherwise find out only after migrating and seeding.
  */
-export function assertPortFree(port: number, host?: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+export async function assertPortFree(
+  port: number,
+  host?: string,
+): Promise<void> {
+  const taken = await new Promise<boolean>((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE' ? new StartupError(portInUse(port)) : error,
-      ),
+      error.code === 'EADDRINUSE' ? resolve(true) : reject(error),
     );
-    probe.listen(port, host, () => probe.close(() => resolve()));
+    probe.listen(port, host, () => probe.close(() => resolve(false)));
   });
+  if (taken)
+    throw new StartupError(portInUse(port, await freePortAfter(port, host)));
 }
 
 /**

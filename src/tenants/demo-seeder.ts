@@ -1,3 +1,4 @@
+import { count } from '../common/command-line/command-output';
 import { Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -38,7 +39,7 @@ export class DemoSeeder {
     if (await this.tenants.hasTenants()) return false;
     const summary = await this.tenants.importTenant(readDemoFile());
     this.logger.log(
-      `Imported the demo tenant "${summary.tenantId}" (${summary.identities} identities)`,
+      `Imported the demo tenant "${summary.tenantId}" (${count(summary.identities, 'identity', 'identities')})`,
     );
     return true;
   }
@@ -55,7 +56,7 @@ export class DemoSeeder {
     const working = async (type: 'access' | 'app') => {
       for (const { token } of file.tokens.filter((t) => t.type === type))
         if (
-          await this.auth.authenticate(tenantId, token).then(
+          await this.auth.authenticate(tenantId, token, false).then(
             () => true,
             () => false,
           )

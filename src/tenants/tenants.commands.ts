@@ -116,7 +116,8 @@ function imported(s: ImportSummary, ms: number): string {
     ? `; ${count(s.keptTokens, 'token', 'tokens')} kept, ${s.removedTokens} removed`
     : '';
   return (
-    `${s.replaced ? 'Replaced' : 'Imported'} tenant "${s.tenantId}": ${s.identities} identities, ` +
-    `${s.accounts} accounts, ${s.friendships} friendships, ${s.tokens} tokens in ${ms} ms${kept}.`
+    `${s.replaced ? 'Replaced' : 'Imported'} tenant "${s.tenantId}": ${count(s.identities, 'identity', 'identities')}, ` +
+    `${count(s.accounts, 'account', 'accounts')}, ${count(s.friendships, 'friendship', 'friendships')}, ` +
+    `${count(s.tokens, 'token', 'tokens')} in ${ms} ms${kept}.`
   );
 }
