@@ -21,6 +21,7 @@ import { AppConfig } from './config/app-config';
 import { ReadRouting } from './ops/read-routing/read-routing';
 import { AppLogger } from './ops/logging';
 import { RequestObserver } from './ops/request-observer';
+import { Metrics } from './ops/metrics';
 import { setupOpenApi } from './ops/openapi';
 import { RateLimiter } from './ops/rate-limit/rate-limiter';
 
@@ -92,7 +93,10 @@ export function configureApp(
     SCIM_PATH.test(req.path) ? scimJson(req, res, next) : next(),
   );
   app.useBodyParser('json', { limit: API_BODY_LIMIT, type: SCIM_MEDIA_TYPES });
-  app.useGlobalFilters(new ProblemFilter());
+  const metrics = app.get(Metrics);
+  app.useGlobalFilters(
+    new ProblemFilter((req) => metrics.recordUnavailable(req.method)),
+  );
   app.useGlobalPipes(
     new QueryAwareValidationPipe({
       transform: true,

@@ -65,7 +65,9 @@ const layerOf = (folder: string) =>
  * The imports against the layers that docs/architecture.md names and
  * explains, as `from > to`; none now.
  */
-const UPWARD_IMPORTS: string[] = [];
+const UPWARD_IMPORTS: string[] = [
+  'config/app-config.ts > database/connection-string.ts',
+];
 
 describe('docs/architecture.md', () => {
   it('names every folder of src/', () => {

@@ -270,7 +270,7 @@ describe('starting the service', () => {
     expect(run.stderr).toBe('');
     expect(fatalLines(run.stdout)).toStrictEqual([
       'Invalid configuration:\n' +
-        '  DATABASE_URL="postgres://ada:***@db:5432/x y": must be a postgresql:// connection string\n' +
+        '  DATABASE_URL="postgres://ada:***@db:5432/x y": must be a postgresql:// connection string (or libpq key=value pairs)\n' +
         '  LOG_LEVEL="chatty": must be one of fatal, error, warn, log, debug, verbose',
     ]);
   });

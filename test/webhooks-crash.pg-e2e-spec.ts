@@ -26,8 +26,10 @@ const FILE = tenantFile({
 const FAST = {
   RATE_LIMIT: '1000000',
   WEBHOOK_POLL_MS: '20',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_LEASE_SECONDS: '2',
+  // Generous: an attempt that times out on a loaded machine is a failure,
+  // and what was delivered after it comes again (more than the crash's 50).
+  WEBHOOK_TIMEOUT_MS: '4000',
+  WEBHOOK_LEASE_SECONDS: '8',
   // The receiver is on loopback.
   WEBHOOK_PRIVATE_NETWORK_TENANTS: 'burst',
 };
@@ -91,7 +93,7 @@ describe('webhook delivery killed in a burst', () => {
     await start();
     await until(() => receiver.uniqueIds().length >= BURST, {
       what: 'every event delivered',
-      withinMs: 30_000,
+      withinMs: 45_000,
       context: () => `${receiver.uniqueIds().length} of ${BURST} arrived`,
     });
     const byIdentity = receiver.firstArrivalsByIdentity();
@@ -101,5 +103,5 @@ describe('webhook delivery killed in a burst', () => {
     expect(receiver.deliveries.length - BURST).toBeLessThanOrEqual(
       RESENT_AT_MOST,
     );
-  });
+  }, 90_000);
 });

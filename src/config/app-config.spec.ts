@@ -79,10 +79,11 @@ describe('loadConfig', () => {
       loadConfig({
         PORT: '8080',
         HOST: '127.0.0.1',
-        DATABASE_URL: 'postgresql://u@db:5432/identity',
+        DATABASE_URL:
+          'postgresql://u@db-1:5432,db-2:5432/identity?target_session_attrs=read-write',
         DATABASE_DIRECT_URL: 'postgresql://u@primary:5432/identity',
         DATABASE_REPLICA_URL:
-          'postgresql://u@replica-1/identity, postgresql://u@replica-2/identity',
+          'postgresql://u@replica-1,replica-2/identity?target_session_attrs=standby, postgresql://u@replica-3/identity',
         DATABASE_REPLICA_MAX_LAG_MS: '500',
         DATA_DIR: '/var/lib/identity',
         DATABASE_POOL_SIZE: '20',
@@ -130,11 +131,12 @@ describe('loadConfig', () => {
     ).toStrictEqual({
       port: 8080,
       host: '127.0.0.1',
-      databaseUrl: 'postgresql://u@db:5432/identity',
+      databaseUrl:
+        'postgresql://u@db-1:5432,db-2:5432/identity?target_session_attrs=read-write',
       databaseDirectUrl: 'postgresql://u@primary:5432/identity',
       databaseReplicaUrls: [
-        'postgresql://u@replica-1/identity',
-        'postgresql://u@replica-2/identity',
+        'postgresql://u@replica-1,replica-2/identity?target_session_attrs=standby',
+        'postgresql://u@replica-3/identity',
       ],
       databaseReplicaMaxLagMs: 500,
       dataDir: '/var/lib/identity',
@@ -226,7 +228,21 @@ describe('loadConfig', () => {
   it.each([
     ['PORT', '0', 'must be a whole number from 1 to 65535'],
     ['PORT', '3000abc', 'must be a whole number from 1 to 65535'],
-    ['DATABASE_URL', 'mysql://x', 'must be a postgresql:// connection string'],
+    [
+      'DATABASE_URL',
+      'mysql://x',
+      'must be a postgresql:// connection string (or libpq key=value pairs)',
+    ],
+    [
+      'DATABASE_URL',
+      'postgresql://db1,db2/x?target_session_attrs=master',
+      'has target_session_attrs=master; libpq knows any, read-write, read-only, primary, standby, prefer-standby',
+    ],
+    [
+      'DATABASE_URL',
+      'host=db1,db2 port=1,2,3 dbname=x',
+      'has 2 hosts and 3 ports; libpq takes one port for all hosts or one per host',
+    ],
     [
       'DATABASE_URL',
       'postgresql://ada@db/identity%zz',
@@ -246,7 +262,7 @@ describe('loadConfig', () => {
     [
       'DATABASE_REPLICA_URL',
       'postgresql://r1/x, mysql://r2/x',
-      'must be postgresql:// connection strings separated by commas',
+      'must be postgresql:// connection strings separated by commas (or one string of libpq key=value pairs)',
     ],
     [
       'DATABASE_REPLICA_MAX_LAG_MS',
@@ -300,6 +316,15 @@ describe('loadConfig', () => {
     ],
     ['postgresql://db/x', 'postgresql://db/x'],
     ['ada:s3cret@db', 'ada:***@db'],
+    [
+      'postgresql://ada:s3cret@db1:5432,db2:5432/x',
+      'postgresql://ada:***@db1:5432,db2:5432/x',
+    ],
+    ['host=db password=s3cret user=ada', 'host=db password=*** user=ada'],
+    [
+      "host=db password = 'a s\\'cret' dbname=x",
+      'host=db password = *** dbname=x',
+    ],
   ])('redacts %s as %s', (url, shown) => {
     expect(redactCredentials(url)).toBe(shown);
   });
@@ -318,7 +343,7 @@ describe('loadConfig', () => {
       }),
     ).toThrow(
       'Invalid configuration:\n' +
-        '  DATABASE_URL="postgresql://ada:***@db/identity": must be a postgresql:// connection string\n' +
+        '  DATABASE_URL="postgresql://ada:***@db/identity": must be a postgresql:// connection string (or libpq key=value pairs)\n' +
         '  REDIS_URL="redis ://:***@cache:6379?password=***": must be a redis:// or rediss:// URL',
     );
   });

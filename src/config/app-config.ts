@@ -1,5 +1,9 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { applyDecorators } from '@nestjs/common';
+import {
+  connectionStringProblem,
+  splitConnectionStrings,
+} from '../database/connection-string';
 import { KeyRingError, parseKeys, type SecretKey } from './secret-keys';
 import {
   IsBoolean,
@@ -187,24 +191,6 @@ const Flag = () =>
     IsBoolean({ message: 'must be true or false' }),
   );
 
-/**
- * Why `value` is not a PostgreSQL connection string the driver can read, or
- * undefined: its user, password and database name are percent-decoded, so
- * a `%` not followed by two hex digits (or escapes that are not UTF-8) would
- * fail later, without naming the variable.
- */
-function connectionStringProblem(value: string): string | undefined {
-  if (!/^postgres(ql)?:\/\/\S+$/.test(value) || !URL.canParse(value))
-    return 'must be a postgresql:// connection string';
-  const { username, password, pathname } = new URL(value);
-  try {
-    [username, password, pathname].forEach((part) => decodeURIComponent(part));
-  } catch {
-    return 'has a malformed percent-escape in its user, password or database name (a % itself is written %25)';
-  }
-  return undefined;
-}
-
 /** A connection string, or with `list` several separated by commas. */
 const ConnectionString = (list = false) =>
   applyDecorators(
@@ -214,18 +200,17 @@ const ConnectionString = (list = false) =>
       validator: {
         validate: (value) =>
           typeof value === 'string' &&
-          (list ? value.split(',').map((url) => url.trim()) : [value]).every(
+          (list ? splitConnectionStrings(value) : [value]).every(
             (url) => !connectionStringProblem(url),
           ),
         defaultMessage: (args) => {
           const value = typeof args?.value === 'string' ? args.value : '';
-          const urls = list
-            ? value.split(',').map((url) => url.trim())
-            : [value];
+          const urls = list ? splitConnectionStrings(value) : [value];
           const problem = urls.map(connectionStringProblem).find(Boolean);
           return list && problem?.startsWith('must be')
-            ? 'must be postgresql:// connection strings separated by commas'
-            : (problem ?? 'must be a postgresql:// connection string');
+            ? 'must be postgresql:// connection strings separated by commas (or one string of libpq key=value pairs)'
+            : (problem ??
+                'must be a postgresql:// connection string (or libpq key=value pairs)');
         },
       },
     }),
@@ -359,7 +344,14 @@ export function redactCredentials(value: string): string {
     at > start && colon >= 0 && colon < at
       ? `${address.slice(0, colon)}:***${address.slice(at)}`
       : address;
-  return [hidden, ...rest].join('').replace(/([?&]password=)[^&#]*/gi, '$1***');
+  return [hidden, ...rest]
+    .join('')
+    .replace(/([?&]password=)[^&#]*/gi, '$1***')
+    .replace(
+      // libpq's key=value form: password=secret or password='a secret'.
+      /(^|\s)(password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S*)/gi,
+      '$1$2***',
+    );
 }
 
 /** A variable's value as an error message may echo it. */
@@ -392,10 +384,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     host: parsed.HOST ?? (parsed.DATABASE_URL ? undefined : '127.0.0.1'),
     databaseUrl: parsed.DATABASE_URL,
     databaseDirectUrl: parsed.DATABASE_DIRECT_URL,
-    databaseReplicaUrls: (parsed.DATABASE_REPLICA_URL ?? '')
-      .split(',')
-      .map((url) => url.trim())
-      .filter(Boolean),
+    databaseReplicaUrls: splitConnectionStrings(
+      parsed.DATABASE_REPLICA_URL ?? '',
+    ).filter(Boolean),
     databaseReplicaMaxLagMs: parsed.DATABASE_REPLICA_MAX_LAG_MS,
     dataDir: parsed.DATA_DIR,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,

@@ -27,8 +27,9 @@ const ADAPTER_UNAVAILABLE = new Set([
 
 // SQLSTATEs of the same: connection exceptions (class 08), operator
 // intervention (57P01-57P03), too many connections, a database that is not
-// accepting connections or does not exist.
-const SQLSTATE_UNAVAILABLE = /^(08...|57P0[123]|53300|55000|3D000)$/;
+// accepting connections or does not exist, and a write on a server that is
+// read-only (25006: a standby, or a primary demoted in a failover).
+const SQLSTATE_UNAVAILABLE = /^(08...|57P0[123]|53300|55000|3D000|25006)$/;
 
 // Text PostgreSQL cannot store: a byte sequence invalid in UTF-8 or U+0000.
 const SQLSTATE_UNSTORABLE_TEXT = /^(22021|22P05)$/;

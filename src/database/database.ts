@@ -14,10 +14,13 @@ import {
   ConnectionFailed,
   errorCodes,
   isDatabaseUnavailable,
+  isQueryTimeout,
 } from './database-errors';
 import { ReadContext, readContext } from './replicas/read-context';
 import { parseLsn, Replica, ReplicaSet } from './replicas/replica-set';
-import { describeDatabaseUrl } from './database-url';
+import { ChosenPool } from './chosen-pool';
+import { parseConnectionString } from './connection-string';
+import { ServerChoice } from './server-choice';
 import type { DatabaseRole } from './database-role';
 import { OnClose, openEmbedded } from './embedded-database';
 import { StatementNames, statementNames } from './statement-names';
@@ -106,6 +109,9 @@ export class Database {
   private replicaSet?: ReplicaSet;
   /** The primary itself, for migrations, when the pool goes through a pooler. */
   private directUrl?: string;
+  private directTimeoutMs = 5_000;
+  /** Which server of DATABASE_URL the pool connects to, on PostgreSQL. */
+  private primaryChoice?: ServerChoice;
 
   private constructor(
     /**
@@ -152,13 +158,20 @@ export class Database {
         role === 'command'
           ? (config.databaseDirectUrl ?? config.databaseUrl)
           : config.databaseUrl;
+      const primary = new ServerChoice(
+        parseConnectionString(url),
+        config.databaseConnectTimeoutMs,
+      );
       const database = await Database.postgres(
         config,
-        { connectionString: url, keepAlive: true },
-        `PostgreSQL at ${describeDatabaseUrl(url)}`,
+        { keepAlive: true },
+        `PostgreSQL at ${primary.target.description}`,
+        { choice: primary },
       );
+      database.primaryChoice = primary;
       if (role === 'service') {
         database.directUrl = config.databaseDirectUrl;
+        database.directTimeoutMs = config.databaseConnectTimeoutMs;
         if (config.databaseReplicaUrls.length)
           database.replicaSet = await replicaSet(config, database);
       }
@@ -199,16 +212,23 @@ export class Database {
     {
       prepared = config.databasePreparedStatements,
       onClose = () => undefined,
+      choice,
     }: {
       prepared?: boolean;
       onClose?: OnClose;
+      /** The server of a connection string's the pool connects to. */
+      choice?: ServerChoice;
     } = {},
   ): Promise<Database> {
-    const pool = boundedPool(config, {
-      max: config.databasePoolSize,
-      connectionTimeoutMillis: config.databaseConnectTimeoutMs,
-      ...connection,
-    });
+    const pool = boundedPool(
+      config,
+      {
+        max: config.databasePoolSize,
+        connectionTimeoutMillis: config.databaseConnectTimeoutMs,
+        ...connection,
+      },
+      choice,
+    );
     const names = prepared ? statementNames() : undefined;
     return Database.open(
       new PrismaPg(pool, adapterOptions(names)),
@@ -246,10 +266,10 @@ export class Database {
    */
   readonly read: StatementRunner = {
     rows: (statement, params) =>
-      this.run(statement.text, statement.values(params)),
+      this.run(statement.text, statement.values(params), true),
     query: (query) => {
       const { sql, parameters } = compile(query);
-      return this.run(sql, [...parameters]);
+      return this.run(sql, [...parameters], true);
     },
   };
 
@@ -261,11 +281,14 @@ export class Database {
   readonly primary: StatementRunner = {
     rows: (statement, params) => {
       this.readFromPrimary();
-      return this.read.rows(statement, params);
+      return this.onPrimary(
+        this.run(statement.text, statement.values(params), false),
+      );
     },
     query: (query) => {
       this.readFromPrimary();
-      return this.read.query(query);
+      const { sql, parameters } = compile(query);
+      return this.onPrimary(this.run(sql, [...parameters], false));
     },
   };
 
@@ -283,11 +306,40 @@ export class Database {
     },
   };
 
-  private run<T>(text: string, values: unknown[]): Promise<T[]> {
+  /**
+   * A statement on the request's replica, or on the primary; a read
+   * (`again`) that met a broken connection there is run once more, on a
+   * fresh one (the broken one is dropped, and after a failover the pool has
+   * found the new primary).
+   */
+  private run<T>(
+    text: string,
+    values: unknown[],
+    again: boolean,
+  ): Promise<T[]> {
     const context = this.replicaSet && readContext.getStore();
-    return context?.replica
-      ? this.onReplica(context, text, values)
-      : this.statements.rows<T>(text, values);
+    if (context?.replica) return this.onReplica(context, text, values);
+    const rows = this.statements.rows<T>(text, values);
+    return again && this.primaryChoice
+      ? rows.catch((error: unknown) => {
+          if (!brokenConnection(error)) throw error;
+          return this.statements.rows<T>(text, values);
+        })
+      : rows;
+  }
+
+  /**
+   * Work on the primary, whose server is given up when it answers
+   * "read-only" (SQLSTATE 25006: demoted under an open connection, or
+   * fenced): the next connection chooses again.
+   */
+  private onPrimary<T>(work: Promise<T>): Promise<T> {
+    if (!this.primaryChoice) return work;
+    return work.catch((error: unknown) => {
+      if (errorCodes(error).includes(READ_ONLY))
+        this.primaryChoice?.forgetCurrent();
+      throw error;
+    });
   }
 
   /** A read on the request's replica; the primary's when the replica cannot answer it now. */
@@ -319,11 +371,13 @@ export class Database {
   ): Promise<T> {
     this.readFromPrimary();
     const { timeoutMs, isolationLevel } = options;
-    return this.prisma.$transaction(
-      (client) => work(transactionOf(client)),
-      timeoutMs === undefined
-        ? { isolationLevel }
-        : { isolationLevel, timeout: timeoutMs, maxWait: timeoutMs },
+    return this.onPrimary(
+      this.prisma.$transaction(
+        (client) => work(transactionOf(client)),
+        timeoutMs === undefined
+          ? { isolationLevel }
+          : { isolationLevel, timeout: timeoutMs, maxWait: timeoutMs },
+      ),
     );
   }
 
@@ -366,6 +420,15 @@ export class Database {
     }
   }
 
+  /**
+   * On PostgreSQL, how often the pool has moved to another server of
+   * DATABASE_URL since the first (a failover, a switchover), read when called.
+   */
+  get primaryFigures(): (() => { changes: number }) | undefined {
+    const choice = this.primaryChoice;
+    return choice ? () => ({ changes: choice.changes }) : undefined;
+  }
+
   /** The primary's WAL position after everything committed so far. */
   async writePosition(): Promise<bigint> {
     const [{ lsn }] = await this.primary.rows(WRITE_POSITION, {});
@@ -387,10 +450,11 @@ export class Database {
   ): Promise<T> {
     if (!direct || !this.directUrl) return this.connections.withSession(work);
     const url = this.directUrl;
-    const client = new Client({ connectionString: url });
-    await client.connect().catch((error: unknown) => {
-      throw new ConnectionFailed('DATABASE_DIRECT_URL', url, error);
-    });
+    const client = await connectOnce(url, this.directTimeoutMs).catch(
+      (error: unknown) => {
+        throw new ConnectionFailed('DATABASE_DIRECT_URL', url, error);
+      },
+    );
     try {
       return await work(clientSession(client));
     } finally {
@@ -445,15 +509,20 @@ function adapterOptions(
  * (docs/operations.md). The client waits a second longer, in case the
  * server cannot answer at all.
  */
-function boundedPool(config: AppConfig, options: PoolConfig): Pool {
+function boundedPool(
+  config: AppConfig,
+  options: PoolConfig,
+  choice?: ServerChoice,
+): Pool {
   // Run before the connection is first handed out (pg-pool's onConnect).
   const onConnect = (client: { query(sql: string): Promise<unknown> }) =>
     client.query(`SET statement_timeout = ${config.databaseQueryTimeoutMs}`);
-  const pool = new Pool({
+  const bounded = {
     ...options,
     query_timeout: config.databaseQueryTimeoutMs + 1000,
     onConnect,
-  } as PoolConfig);
+  } as PoolConfig;
+  const pool = choice ? new ChosenPool(choice, bounded) : new Pool(bounded);
   // An idle connection the server closed (a restart, a replica stopped, a
   // failover): the pool drops it and opens another when one is needed. The
   // pool reports it as an event, which would end the process unheard.
@@ -464,6 +533,24 @@ function boundedPool(config: AppConfig, options: PoolConfig): Pool {
 }
 
 const POOL_LOG = new Logger('Database');
+
+/** SQLSTATE of a write on a server that is read-only (a standby, or one demoted). */
+const READ_ONLY = '25006';
+
+/**
+ * A connection that broke under a read, or a server that stopped being the
+ * one asked for: worth one more try on a fresh connection. Not a query that
+ * ran out of time, nor a wait for a free connection of a busy pool.
+ */
+function brokenConnection(error: unknown): boolean {
+  return (
+    isDatabaseUnavailable(error) &&
+    !isQueryTimeout(error) &&
+    !/timeout exceeded when trying to connect|Query read timeout/.test(
+      String((error as Error)?.message),
+    )
+  );
+}
 
 /** SQLSTATE of a standby cancelling a query that conflicts with replay. */
 const RECOVERY_CONFLICT = '40001';
@@ -490,14 +577,21 @@ async function replicaSet(
   const pollTimeoutMs = Math.max(1000, config.databaseReplicaMaxLagMs);
   const replicas = await Promise.all(
     config.databaseReplicaUrls.map(async (url, i): Promise<Replica> => {
-      const pool = boundedPool(config, {
-        connectionString: url,
-        keepAlive: true,
-        max: config.databasePoolSize,
-        connectionTimeoutMillis: config.databaseConnectTimeoutMs,
-      });
+      const choice = new ServerChoice(
+        parseConnectionString(url),
+        config.databaseConnectTimeoutMs,
+      );
+      const pool = boundedPool(
+        config,
+        {
+          keepAlive: true,
+          max: config.databasePoolSize,
+          connectionTimeoutMillis: config.databaseConnectTimeoutMs,
+        },
+        choice,
+      );
       return {
-        name: `replica ${i + 1} (${describeDatabaseUrl(url)})`,
+        name: `replica ${i + 1} (${choice.target.description})`,
         statements: poolStatements(
           pool,
           config.databasePreparedStatements ? statementNames() : undefined,
@@ -518,11 +612,33 @@ async function replicaSet(
   return new ReplicaSet(
     replicas,
     async () => {
-      const [{ lsn }] = await primary.primary.rows(PRIMARY_POSITION, {});
-      return parseLsn(lsn);
+      try {
+        const [{ lsn }] = await primary.aside.rows(PRIMARY_POSITION, {});
+        return parseLsn(lsn);
+      } catch (error) {
+        throw Object.assign(error as Error, {
+          lost: isDatabaseUnavailable(error) && !isQueryTimeout(error),
+        });
+      }
     },
     config.databaseReplicaMaxLagMs,
   ).start();
+}
+
+/** One connection of its own through a connection string, to the server it chooses. */
+async function connectOnce(url: string, timeoutMs: number): Promise<Client> {
+  const choice = new ServerChoice(parseConnectionString(url), timeoutMs);
+  const chosen = await choice.choose();
+  const client = new Client(chosen.config);
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await choice.verify(client, chosen.generation);
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return client;
 }
 
 function clientSession(client: Client): SqlSession {

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import {
   HealthCheck,
+  type HealthCheckResult,
   HealthCheckService,
   HealthIndicatorService,
 } from '@nestjs/terminus';
@@ -37,7 +38,11 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** The database answers and every migration is applied; 503 otherwise. */
+  /**
+   * The database answers and every migration is applied; 503 otherwise,
+   * except while no primary can be reached and replicas answer the reads
+   * (a failover under way): then 200, "degraded", since GETs are served.
+   */
   @Get('ready')
   @Access('public')
   @HealthCheck()
@@ -46,8 +51,10 @@ export class HealthController {
       return await this.health.check([() => this.database()]);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
+      const result = error.getResponse() as HealthCheckResult;
+      if (this.readiness.readsWithoutPrimary()) return degraded(result);
       res.status(503).setHeader('Retry-After', '5');
-      return error.getResponse();
+      return result;
     }
   }
 
@@ -74,4 +81,18 @@ export class HealthController {
       clearTimeout(timer);
     }
   }
+}
+
+/** Readiness while replicas answer the reads and no primary the writes. */
+function degraded(result: HealthCheckResult) {
+  const replicas = {
+    status: 'up',
+    message: 'no primary: reads are answered by replicas, writes with 503',
+  };
+  return {
+    status: 'degraded',
+    info: { ...result.info, replicas },
+    error: result.error,
+    details: { ...result.details, replicas },
+  };
 }

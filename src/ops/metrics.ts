@@ -10,6 +10,9 @@ import { Database } from '../database/database';
 import { REDIS } from './redis/redis.module';
 import type { SharedRedis } from './redis/shared-redis';
 
+/** Methods that change nothing. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * The service's Prometheus metrics: requests and their durations by route
  * template (never a raw path, which would carry ids), database pool figures,
@@ -45,8 +48,28 @@ export class Metrics {
     replica: this.reads.labels({ target: 'replica' }),
   };
 
+  private readonly writesFailed = new Counter({
+    name: 'db_writes_failed_total',
+    help: 'Requests that change data (any method but GET, HEAD and OPTIONS) answered 503 because the database could not take them: no primary reachable, or one that has turned read-only.',
+    registers: [this.registry],
+  });
+
   constructor(database: Database, @Inject(REDIS) redis: SharedRedis | null) {
     collectDefaultMetrics({ register: this.registry });
+    const primary = database.primaryFigures;
+    if (primary) {
+      let counted = 0;
+      new Counter({
+        name: 'db_primary_changes_total',
+        help: 'Times the pool moved to another server of DATABASE_URL after the first it connected to (a failover, a switchover).',
+        registers: [this.registry],
+        collect() {
+          const changes = primary().changes;
+          this.inc(changes - counted);
+          counted = changes;
+        },
+      });
+    }
     if (redis)
       new Gauge({
         name: 'redis_available',
@@ -94,6 +117,11 @@ export class Metrics {
       duration: Histogram.Internal<'method' | 'route' | 'status'>;
     }
   >();
+
+  /** Records a request answered 503 because the database could not be reached. */
+  recordUnavailable(method: string) {
+    if (!READS.has(method)) this.writesFailed.inc();
+  }
 
   /** Records which database a GET read from. */
   recordRead(target: 'primary' | 'replica') {

@@ -29,4 +29,10 @@ export class ReadinessRepository {
     const rows = await this.database.primary.rows(APPLIED, {});
     return rows.map((row) => row.name);
   }
+
+  /** Whether no primary can be reached while replicas within their bound answer the reads. */
+  readsWithoutPrimary(): boolean {
+    const replicas = this.database.replicas;
+    return !!replicas?.primaryLost && replicas.anyWithinBound();
+  }
 }

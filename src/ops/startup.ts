@@ -2,7 +2,10 @@ import { hostname } from 'node:os';
 import { createServer } from 'node:net';
 import { MigrationError } from '../database/migrator';
 import { errorCodes, failedConnection } from '../database/database-errors';
-import { describeDatabaseUrl } from '../database/database-url';
+import {
+  describeDatabaseUrl,
+  userOfDatabaseUrl,
+} from '../database/database-url';
 import { DataDirectoryInUse } from '../database/data-directory-lock';
 
 /** A reason the service or the command line cannot start, said in one line. */
@@ -34,7 +37,7 @@ export function explainStartupError(
   const where = url ? describeDatabaseUrl(url) : '';
   const server = where.slice(0, where.indexOf('/')) || where;
   const name = where.slice(where.indexOf('/') + 1);
-  const user = url ? userOf(url) : '';
+  const user = (url && userOfDatabaseUrl(url)) || 'the default user';
   if (codes.includes('3D000'))
     return `PostgreSQL at ${server} has no database "${name}": create it (createdb -h ${server.replace(':', ' -p ')} ${name}) or point ${variable} at an existing one.`;
   if (codes.some((code) => code === '28P01' || code === '28000'))
@@ -52,17 +55,10 @@ export function explainStartupError(
     return `Cannot reach PostgreSQL at ${server}: is it running there? Check ${variable}.`;
   if (codes.includes('EADDRINUSE') && port !== undefined)
     return portInUse(port);
+  // Servers that answered, none of them as target_session_attrs asks.
+  if (codes.includes('08001') && error instanceof Error)
+    return `${error.message}. Check ${variable}.`;
   return `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/** The URL's user, decoded when its percent-escapes allow. */
-function userOf(url: string): string {
-  const { username } = new URL(url);
-  try {
-    return decodeURIComponent(username) || 'the default user';
-  } catch {
-    return username;
-  }
 }
 
 /** That `port` is taken, with a port found free to suggest when there is one. */

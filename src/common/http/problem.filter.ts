@@ -44,6 +44,12 @@ import { SCIM_CONTENT_TYPE, toScimError } from './scim-error';
 export class ProblemFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(
+    /** Told of every request answered 503 because the database could not be reached. */
+    private readonly onDatabaseUnavailable: (req: Request) => void = () =>
+      undefined,
+  ) {}
+
   catch(thrown: unknown, host: ArgumentsHost): void {
     const error = isQueryTimeout(thrown)
       ? new QueryTimedOut()
@@ -62,6 +68,7 @@ export class ProblemFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const { id } = requestState(req);
+    if (error instanceof DatabaseUnavailable) this.onDatabaseUnavailable(req);
     const instance = req.path;
     const body = this.toProblem(error, req, instance, id);
     if (error instanceof DomainError)

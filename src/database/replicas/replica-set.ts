@@ -35,6 +35,14 @@ interface ReplicaState {
 /** How far back a replica's staleness is measured, at least. */
 const HORIZON_MS = 60_000;
 
+/**
+ * How long replicas are read after the primary stopped answering, with the
+ * staleness they had then: nothing commits without a primary, so they fall
+ * no further behind until one answers again (or another instance can still
+ * reach it: hence the limit).
+ */
+export const PRIMARY_LOST_READS_MS = 30_000;
+
 /** A position of the primary and when (a monotonic clock) it was taken. */
 interface Sample {
   at: number;
@@ -57,10 +65,15 @@ export class ReplicaSet {
   private timer?: NodeJS.Timeout;
   private polling = false;
   private next = 0;
+  /** When the primary stopped answering the polls; undefined while it answers. */
+  private primaryLostAt?: number;
 
   constructor(
     replicas: Replica[],
-    /** The primary's current WAL position. */
+    /**
+     * The primary's current WAL position; it rejects with `lost` true when
+     * no primary can be reached (rather than a slow or failed query).
+     */
     private readonly primaryPosition: () => Promise<bigint>,
     readonly maxLagMs: number,
     readonly pollMs = Math.max(5, Math.min(100, Math.floor(maxLagMs / 5))),
@@ -98,9 +111,12 @@ export class ReplicaSet {
       const at = this.now();
       try {
         this.samples.push({ at, lsn: await this.primaryPosition() });
-      } catch {
+        this.primaryLostAt = undefined;
+      } catch (error) {
         // Without the primary's position nothing new is known; the
-        // replicas' staleness grows until it answers again.
+        // replicas' staleness grows until it answers again, unless no
+        // primary can be reached at all (a failover under way).
+        if ((error as { lost?: boolean }).lost) this.primaryLostAt ??= at;
       }
       this.prune(at);
       await Promise.all(this.states.map((state) => this.pollReplica(state)));
@@ -175,7 +191,17 @@ export class ReplicaSet {
   }
 
   private staleness({ caughtUpAt }: ReplicaState): number {
-    return caughtUpAt === undefined ? Infinity : this.now() - caughtUpAt;
+    if (caughtUpAt === undefined) return Infinity;
+    const lost = this.primaryLostAt;
+    if (lost === undefined) return this.now() - caughtUpAt;
+    return this.now() - lost > PRIMARY_LOST_READS_MS
+      ? Infinity
+      : Math.max(0, lost - caughtUpAt);
+  }
+
+  /** Whether the primary stopped answering the polls because it cannot be reached. */
+  get primaryLost(): boolean {
+    return this.primaryLostAt !== undefined;
   }
 
   /** Whether any replica is within the lag bound now. */
