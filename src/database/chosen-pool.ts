@@ -63,31 +63,44 @@ export class ChosenPool extends Pool {
   override connect(): Promise<PoolClient>;
   override connect(callback: Callback): void;
   override connect(callback?: Callback): Promise<PoolClient> | void {
-    const connected = this.connectChosen();
-    if (!callback) return connected;
-    connected.then(
-      (client) =>
-        callback(undefined, client, (release) => client.release(release)),
-      (error: Error) => callback(error, undefined, () => undefined),
+    if (callback) return this.connectChosen(callback, false);
+    return new Promise((resolve, reject) =>
+      this.connectChosen(
+        (error, client) => (error ? reject(error) : resolve(client!)),
+        false,
+      ),
     );
   }
 
-  private async connectChosen(): Promise<PoolClient> {
-    for (let retried = false; ;) {
-      const chosen = await this.choice.choose();
-      let client: Tagged;
-      try {
-        client = (await super.connect()) as Tagged;
-      } catch (error) {
-        if (POOL_WAIT.test((error as Error).message)) throw error;
-        this.choice.forget(chosen.generation);
-        if (retried) throw error;
-        retried = true;
-        continue;
-      }
-      if (this.choice.holds(client.serverGeneration)) return client;
-      // Made under an earlier choice: closed, not used.
-      client.release(true);
+  /**
+   * pg-pool's own connect once a server is chosen (callbacks throughout:
+   * every query of the pool comes this way, and a choice in place costs it
+   * nothing but the check of the connection's generation).
+   */
+  private connectChosen(callback: Callback, retried: boolean): void {
+    const chosen = this.choice.settled;
+    if (!chosen) {
+      this.choice.choose().then(
+        () => this.connectChosen(callback, retried),
+        (error: Error) => callback(error, undefined, NO_RELEASE),
+      );
+      return;
     }
+    super.connect((error, client, done) => {
+      if (error) {
+        if (POOL_WAIT.test(error.message))
+          return callback(error, undefined, NO_RELEASE);
+        this.choice.forget(chosen.generation);
+        if (retried) return callback(error, undefined, NO_RELEASE);
+        return this.connectChosen(callback, true);
+      }
+      if (this.choice.holds((client as Tagged).serverGeneration))
+        return callback(undefined, client, done);
+      // Made under an earlier choice: closed, not used.
+      client!.release(true);
+      this.connectChosen(callback, retried);
+    });
   }
 }
+
+const NO_RELEASE: Done = () => undefined;

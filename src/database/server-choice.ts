@@ -74,9 +74,6 @@ export class NoServerFits extends Error {
   }
 }
 
-/** How long after a search that found no server the next one starts. */
-export const SEARCH_AGAIN_MS = 500;
-
 const address = (s: ServerAddress) =>
   s.host.startsWith('/')
     ? `${s.host}/.s.PGSQL.${s.port}`
@@ -97,8 +94,6 @@ export class ServerChoice {
   private chosen?: ChosenServer;
   private last?: ChosenServer;
   private choosing?: Promise<ChosenServer>;
-  /** The last search that found no server, and when: answered again for a moment. */
-  private failed?: { at: number; error: NoServerFits };
   private generation = 0;
   /** Times the choice moved to another server after the first. */
   changes = 0;
@@ -114,6 +109,11 @@ export class ServerChoice {
     return this.target.targetSessionAttrs !== 'any';
   }
 
+  /** The choice in place, if any. */
+  get settled(): ChosenServer | undefined {
+    return this.chosen;
+  }
+
   /** The current choice, or the last one while none is made: for a new connection's address. */
   get current(): ChosenServer | undefined {
     return this.chosen ?? this.last;
@@ -127,21 +127,9 @@ export class ServerChoice {
   /** The server to connect to: the one chosen, or the first that fits, found now. */
   choose(): Promise<ChosenServer> {
     if (this.chosen) return Promise.resolve(this.chosen);
-    // While no server fits (a failover under way), connections fail at once
-    // rather than each waiting for a search of its own.
-    if (this.failed && performance.now() - this.failed.at < SEARCH_AGAIN_MS)
-      return Promise.reject(this.failed.error);
-    return (this.choosing ??= this.find().then(
-      (chosen) => {
-        this.failed = undefined;
-        this.choosing = undefined;
-        return chosen;
-      },
-      (error: NoServerFits) => {
-        this.failed = { at: performance.now(), error };
-        this.choosing = undefined;
-        throw error;
-      },
+    // One search at a time: the connections asked for meanwhile share it.
+    return (this.choosing ??= this.find().finally(
+      () => (this.choosing = undefined),
     ));
   }
 
