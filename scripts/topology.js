@@ -7,9 +7,23 @@
 //   npm run topology -- check   run the checks against it
 //   npm run topology -- down    stop what `up` started, remove its directory
 //   npm run topology -- test    up, check, down; non-zero exit on any failure
+//
+// With --ha, up and test start the high-availability topology instead (a
+// pg_auto_failover formation; scripts/topology/ha.js), and --default-timeouts
+// keeps pg_auto_failover's own timeouts there; check and down find out
+// which topology is up.
 const { existsSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const { runChecks } = require('./topology/checks');
+const {
+  HA_STOP_ORDER,
+  haPrerequisites,
+  startHa,
+  stopLeftovers,
+  thawAutoctl,
+  writeHaEnv,
+} = require('./topology/ha');
+const { runHaChecks } = require('./topology/ha-checks');
 const {
   cloneReplica,
   importDemo,
@@ -44,17 +58,25 @@ function found(program) {
  * What `up` needs of this machine, checked before anything starts; each one
  * missing is named with the command that installs it.
  */
-function missingPrerequisites() {
-  const needs = [
-    [postgresProgram('initdb'), 'PostgreSQL 15 or later: apt-get install postgresql'],
-    [postgresProgram('pg_basebackup'), 'PostgreSQL 15 or later: apt-get install postgresql'],
-    ['pgbouncer', 'PgBouncer: apt-get install pgbouncer'],
-    ['redis-server', 'Redis: apt-get install redis-server'],
-  ];
+function missingPrerequisites({ ha }) {
+  const needs = ha
+    ? haPrerequisites()
+    : [
+        [
+          postgresProgram('initdb'),
+          'PostgreSQL 15 or later: apt-get install postgresql',
+        ],
+        [
+          postgresProgram('pg_basebackup'),
+          'PostgreSQL 15 or later: apt-get install postgresql',
+        ],
+        ['pgbouncer', 'PgBouncer: apt-get install pgbouncer'],
+        ['redis-server', 'Redis: apt-get install redis-server'],
+      ];
   return [...new Set(needs.filter(([p]) => !found(p)).map(([, how]) => how))];
 }
 
-async function up() {
+async function up(options = {}) {
   const running = Topology.load();
   if (running)
     throw new Error(
@@ -63,7 +85,7 @@ async function up() {
   for (const file of ['dist/main.js', 'dist/cli.js'])
     if (!existsSync(join(PROJECT, file)))
       throw new Error(`${file} is missing; run npm run build first.`);
-  const missing = missingPrerequisites();
+  const missing = missingPrerequisites(options);
   if (missing.length)
     throw new Error(
       `The topology needs what this machine lacks: ${missing.join('; ')}. Nothing was started.`,
@@ -71,7 +93,7 @@ async function up() {
   const topology = Topology.create();
   const started = Date.now();
   try {
-    await start(topology);
+    await (options.ha ? startHa(topology, options) : start(topology));
   } catch (error) {
     console.error(error.message);
     await down();
@@ -81,7 +103,9 @@ async function up() {
   console.log(
     `Topology up in ${seconds} s (${topology.dir}); ${Topology.envFile()}:`,
   );
-  console.log(topology.writeEnv().trimEnd());
+  console.log(
+    (options.ha ? writeHaEnv(topology) : topology.writeEnv()).trimEnd(),
+  );
 }
 
 async function start(topology) {
@@ -152,7 +176,9 @@ async function stopAll() {
     return true;
   }
   let clean = true;
-  for (const prefixes of STOP_ORDER) {
+  const ha = topology.state.kind === 'ha';
+  if (ha) thawAutoctl(topology);
+  for (const prefixes of ha ? HA_STOP_ORDER : STOP_ORDER) {
     const group = topology.state.processes.filter((p) =>
       prefixes.some((prefix) => p.role.startsWith(prefix)),
     );
@@ -162,6 +188,11 @@ async function stopAll() {
       console.log(note);
       clean &&= stopped;
     }
+  }
+  if (ha) {
+    const leftovers = await stopLeftovers(topology);
+    for (const note of leftovers.notes) console.log(note);
+    clean &&= leftovers.clean;
   }
   if (!clean) {
     console.log(
@@ -177,14 +208,16 @@ async function stopAll() {
 async function check() {
   const topology = Topology.load();
   if (!topology) throw new Error('No topology is up; run up first.');
-  return runChecks(topology, SERVICES);
+  return topology.state.kind === 'ha'
+    ? runHaChecks(topology)
+    : runChecks(topology, SERVICES);
 }
 
-async function test() {
+async function test(options) {
   const started = Date.now();
   let passed = false;
   try {
-    await up();
+    await up(options);
     passed = await check();
   } finally {
     await down();
@@ -199,8 +232,20 @@ const COMMANDS = { up, check, down, test };
 
 async function main() {
   const command = COMMANDS[process.argv[2]];
-  if (!command || process.argv.length > 3) {
-    console.error('Usage: npm run topology -- up|check|down|test');
+  const flags = process.argv.slice(3);
+  const options = {
+    ha: flags.includes('--ha'),
+    defaultTimeouts: flags.includes('--default-timeouts'),
+  };
+  const known =
+    command === up || command === test
+      ? flags.every((flag) => ['--ha', '--default-timeouts'].includes(flag)) &&
+        (options.ha || !options.defaultTimeouts)
+      : flags.length === 0;
+  if (!command || !known) {
+    console.error(
+      'Usage: npm run topology -- up|test [--ha [--default-timeouts]] | check | down',
+    );
     process.exit(2);
   }
   // Ctrl-C during up or test stops everything started so far; the processes
@@ -211,7 +256,7 @@ async function main() {
       down().finally(() => process.exit(130));
     });
   try {
-    const result = await command();
+    const result = await command(options);
     process.exitCode = result === false ? 1 : 0;
   } catch (error) {
     console.error(error.message);
