@@ -11,7 +11,8 @@
 // body before it measures); a layer's cost is what the service's CPU per request loses
 // with it gone. A layer marked `added` is one the service does not have,
 // put in to price it (what adopting it would cost).
-const { join, resolve } = require('node:path');
+const { existsSync } = require('node:fs');
+const { join, resolve, sep } = require('node:path');
 
 // The build measured: dist/, or another version's build (`--before`).
 const DIST = resolve(process.env.LEDGER_DIST ?? join(__dirname, '..', 'dist'));
@@ -44,6 +45,10 @@ function authenticator(app) {
 
 /** Each layer: its row in the ledger, and how to switch it off. */
 const LAYERS = {
+  'tracing-switch': {
+    what: "main.ts's tracing switch with tracing off (src/tracing.ts: the OTEL_ variables read once at start, nothing loaded), not required: the code path before tracing",
+    // Read by main() below.
+  },
   'heap-growth': {
     what: "main.ts's bound on the heap's growth (--heap-growing-percent=20), V8's default instead",
     // Read by main() below.
@@ -166,6 +171,10 @@ async function main() {
   const unknown = off.filter((name) => !LAYERS[name]);
   if (unknown.length) throw new Error(`Unknown layer ${unknown.join(', ')}; known: ${Object.keys(LAYERS).join(', ')}`);
   const layers = off.map((name) => LAYERS[name]);
+  // As src/main.ts starts the service: the tracing switch before anything it
+  // may trace loads (a build older than tracing has none).
+  const tracingSwitch = join(DIST, 'tracing.js');
+  if (!off.includes('tracing-switch') && existsSync(tracingSwitch)) require(tracingSwitch);
   for (const layer of layers) layer.early?.();
   // As src/main.ts starts the service, after the early switches (which
   // replace functions configureApp calls).
@@ -181,6 +190,11 @@ async function main() {
     autoFlushLogs: false,
     abortOnError: false,
   });
+  // Tracing off loads nothing of OpenTelemetry's SDK: the service row stands
+  // for that. (prom-client loads the API, a no-op with no SDK, for its exemplars.)
+  const sdk = `${sep}@opentelemetry${sep}`;
+  const loaded = Object.keys(require.cache).filter((file) => file.includes(sdk) && !file.includes(`${sdk}api${sep}`));
+  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT && loaded.length) throw new Error(`Tracing is off, yet OpenTelemetry's SDK is loaded: ${loaded[0]}`);
   for (const layer of layers) layer.late?.(app);
   configureApp(app);
   app.flushLogs();

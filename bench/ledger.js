@@ -1,8 +1,8 @@
 // The cost ledger (`npm run bench -- --ledger`): GET of the current
 // identity, on the same data, against the production build with each layer
 // of the request path switched off in turn (bench/ledger-server.js), with
-// all of them off at once, with the rate limiter's counters on Redis, and
-// against the floor.
+// all of them off at once, with the rate limiter's counters on Redis, with
+// tracing on, and against the floor.
 //
 // How it measures: each configuration runs as a fresh process, is brought
 // to its steady state at saturation (code optimised, heap grown), then
@@ -15,6 +15,7 @@
 // median of its rounds, and a layer's cost is the service's median minus
 // that. The service's own runs give the noise: a cost within their range
 // (highest minus lowest) is not resolved.
+const { createServer } = require('node:http');
 const { isDeepStrictEqual } = require('node:util');
 const { join } = require('node:path');
 const { LAYERS } = require('./ledger-server');
@@ -41,7 +42,23 @@ const CONFIGURATIONS = [
     env: ({ replicaUrl }) => ({ REDIS_URL, DATABASE_REPLICA_URL: replicaUrl }),
     base: 'redis',
   },
+  {
+    name: 'tracing',
+    what: "tracing on: spans of the request, its pool checkouts and statements, batched and exported over OTLP/HTTP (protobuf) to a sink on loopback, and the log line's trace ids (a cost added)",
+    env: ({ spansUrl }) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: spansUrl }),
+    base: 'service',
+  },
 ];
+
+/**
+ * Where the tracing configuration's spans go: an OTLP/HTTP endpoint in this
+ * process (whose CPU is not the server's) that reads each export and drops it.
+ */
+async function spansSink() {
+  const sink = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()));
+  await new Promise((done) => sink.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${sink.address().port}`, close: () => new Promise((done) => sink.close(done).closeAllConnections()) };
+}
 
 /** The q-quantile, interpolated between the nearest ranks. */
 const quantile = (values, q) => {
@@ -65,7 +82,7 @@ async function answer(port, path, token) {
  * the API path to compare answers with, the floor's script, the rounds.
  */
 async function ledger(harness) {
-  const { start, drive, openLoop, make, path, token, floor, rounds, port, only } = harness;
+  const { floor, only } = harness;
   // `replica`'s replica: the same database, through sessions that read
   // their replay position as the primary's current one (bench/run.js
   // installs that function): a standby that is never behind.
@@ -82,13 +99,24 @@ async function ledger(harness) {
       : []),
     { name: 'floor', what: 'the floor (bench/baseline.js)', script: floor },
   ];
+  const sink = wanted.has('tracing') ? await spansSink() : undefined;
+  try {
+    return await measure(harness, configurations, { replicaUrl: replicaUrl.toString(), spansUrl: sink?.url });
+  } finally {
+    await sink?.close();
+  }
+}
+
+/** Runs the configurations in rounds; the ledger of their CPU per request. */
+async function measure(harness, configurations, places) {
+  const { start, drive, openLoop, make, path, token, rounds, port } = harness;
   const runs = new Map(configurations.map((c) => [c.name, []]));
   let expected;
   let rate = harness.rate;
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [...configurations].reverse() : configurations;
     for (const configuration of order) {
-      const env = typeof configuration.env === 'function' ? configuration.env({ replicaUrl: replicaUrl.toString() }) : configuration.env;
+      const env = typeof configuration.env === 'function' ? configuration.env(places) : configuration.env;
       const child = await start(configuration.script ?? SERVER, port, { LEDGER_OFF: (configuration.off ?? []).join(','), ...env });
       try {
         const seen = await answer(port, path, token);

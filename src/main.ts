@@ -1,4 +1,6 @@
 import './ops/supported-node';
+// Before anything it may trace loads (src/tracing.ts); nothing when off.
+import './tracing';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';

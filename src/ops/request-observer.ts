@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import type { pino } from 'pino';
 import { pathParam, requestState } from '../common/http/request-context';
-import { PINO, redactUrl } from './logging';
+import { PINO } from './logging';
+import { redactUrl } from './url-redaction';
 import { Metrics } from './metrics';
 
 /**

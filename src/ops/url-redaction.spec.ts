@@ -1,4 +1,4 @@
-import { redactUrl } from './logging';
+import { redactUrl } from './url-redaction';
 
 describe('redactUrl', () => {
   it.each([
