@@ -101,7 +101,6 @@ export class ServerChoice {
   constructor(
     readonly target: ConnectionString,
     private readonly connectTimeoutMs: number,
-    private readonly onChange: () => void = () => undefined,
   ) {}
 
   /** Whether a connection must be checked after it is made (anything but `any`). */
@@ -193,7 +192,6 @@ export class ServerChoice {
     if (moved) {
       this.changes++;
       this.logger.warn(`Connecting to ${address(server)} now`);
-      this.onChange();
     }
     return this.chosen;
   }
