@@ -5,7 +5,12 @@ import {
   type Server as HttpServer,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { identity, tenantFile, token } from './support/factories';
+import {
+  identity,
+  provider as providerEntry,
+  tenantFile,
+  token,
+} from './support/factories';
 import { LocalOAuthServer } from './support/oauth2-server';
 import { logLines, type Server, useServers } from './support/server';
 import { until } from './support/until';
@@ -19,7 +24,15 @@ const ANN = token({ identityId: 'ann' });
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const RETURN_URL = 'https://app.example.test/linked';
 const FILE = tenantFile({
-  identities: [identity('ann', { displayName: 'Ann' })],
+  accountProviders: [providerEntry('old')],
+  identities: [
+    identity('ann', { displayName: 'Ann' }),
+    identity('bea', {
+      accounts: [
+        { accountId: 'bea-old', accountProviderId: 'old', issuedUserId: 'b1' },
+      ],
+    }),
+  ],
   tokens: [ANN, ADMIN],
   linkReturnUrls: [RETURN_URL],
 });
@@ -282,7 +295,7 @@ describe('tracing on (OTLP/JSON to a collector on loopback)', () => {
     });
   });
 
-  it('traces a PUT, and its webhook delivery, whose receiver gets the delivery span’s traceparent', async () => {
+  it('traces a PUT, and its webhook delivery as a child of the PUT, whose receiver gets the delivery span’s traceparent', async () => {
     const created = await request(
       `/${TENANT}/api/admin/v1/webhooks`,
       gatewaySpan().traceparent,
@@ -323,12 +336,13 @@ describe('tracing on (OTLP/JSON to a collector on loopback)', () => {
     const traceparent = String(receiver.requests[0].traceparent);
     const [, traceId, spanId, flags] =
       /^00-([0-9a-f]{32})-([0-9a-f]{16})-(\d\d)$/.exec(traceparent)!;
-    expect(flags).toBe('01');
+    expect([traceId, flags]).toStrictEqual([gateway.traceId, '01']);
     await until(() => collector.spans.some((s) => s.spanId === spanId), {
       what: 'the delivery’s span',
     });
     expect(collector.spans.find((s) => s.spanId === spanId)).toMatchObject({
-      traceId,
+      traceId: gateway.traceId,
+      parentSpanId: root.spanId,
       name: 'POST',
       kind: SPAN_KIND.client,
       scope: '@opentelemetry/instrumentation-undici',
@@ -336,6 +350,40 @@ describe('tracing on (OTLP/JSON to a collector on loopback)', () => {
         'url.full': receiver.url,
         'http.response.status_code': 204,
       }),
+    });
+  });
+
+  it('continues the trace of a change written in a transaction of several statements in its delivery', async () => {
+    // A provider's removal with its accounts: bea's removal from it in the
+    // change log, appended in the removal's transaction.
+    const before = receiver.requests.length;
+    const gateway = gatewaySpan();
+    const res = await request(
+      `/${TENANT}/api/admin/v1/account-providers/old?deleteAccounts=true`,
+      gateway.traceparent,
+      { method: 'DELETE', as: ADMIN.token },
+    );
+    expect(res.status).toBe(204);
+    const root = await serverSpan(gateway.traceId, gateway.spanId);
+    expect(root.name).toBe(
+      'DELETE /:tenant/api/admin/v1/account-providers/:accountProviderId',
+    );
+    await until(() => receiver.requests.length > before, {
+      what: 'the delivery',
+    });
+    expect(receiver.requests.slice(before)).toHaveLength(1);
+    const traceparent = String(receiver.requests[before].traceparent);
+    const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(
+      traceparent,
+    )!;
+    expect(traceId).toBe(gateway.traceId);
+    await until(() => collector.spans.some((s) => s.spanId === spanId), {
+      what: 'the delivery’s span',
+    });
+    expect(collector.spans.find((s) => s.spanId === spanId)).toMatchObject({
+      parentSpanId: root.spanId,
+      name: 'POST',
+      kind: SPAN_KIND.client,
     });
   });
 

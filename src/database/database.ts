@@ -9,7 +9,15 @@ import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { adapterStatements } from './adapter-query';
 import { poolStatements, SqlExecutor } from './pool-statements';
 import { sql } from 'kysely';
-import { builder, compile, Query, RowOf, Statement, statement } from './sql';
+import {
+  builder,
+  compile,
+  Query,
+  RowOf,
+  Statement,
+  statement,
+  valuesOf,
+} from './sql';
 import {
   ConnectionFailed,
   errorCodes,
@@ -269,7 +277,7 @@ export class Database {
       this.run(statement.text, statement.values(params), true),
     query: (query) => {
       const { sql, parameters } = compile(query);
-      return this.run(sql, [...parameters], true);
+      return this.run(sql, valuesOf(parameters), true);
     },
   };
 
@@ -288,7 +296,7 @@ export class Database {
     query: (query) => {
       this.readFromPrimary();
       const { sql, parameters } = compile(query);
-      return this.onPrimary(this.run(sql, [...parameters], false));
+      return this.onPrimary(this.run(sql, valuesOf(parameters), false));
     },
   };
 
@@ -302,7 +310,7 @@ export class Database {
       this.statements.rows(statement.text, statement.values(params)),
     query: (query) => {
       const { sql, parameters } = compile(query);
-      return this.statements.rows(sql, [...parameters]);
+      return this.statements.rows(sql, valuesOf(parameters));
     },
   };
 
@@ -485,7 +493,7 @@ function transactionOf(client: Prisma.TransactionClient): Transaction {
       client.$queryRawUnsafe(statement.text, ...statement.values(params)),
     query: (query) => {
       const { sql, parameters } = compile(query);
-      return client.$queryRawUnsafe(sql, ...parameters);
+      return client.$queryRawUnsafe(sql, ...valuesOf(parameters));
     },
   };
 }

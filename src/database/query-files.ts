@@ -110,7 +110,10 @@ function formatted(statement: Statement<never, unknown>): string {
 
 /** What each placeholder stands for: a parameter's name, or `= value`. */
 function parameterLines(statement: Statement<never, unknown>): string[] {
-  const names = new Proxy({}, { get: (_, name) => new Name(String(name)) });
+  const names = new Proxy(
+    {},
+    { get: (_, name) => new Name(String(name)), has: () => true },
+  );
   const parts = statement
     .values(names as never)
     .map((value, i) =>

@@ -39,6 +39,32 @@ class Parameter {
 }
 
 /**
+ * A parameter the statement reads as it runs rather than from its caller:
+ * a value of the moment, the same for every statement that places it (a
+ * write's trace context, say). Its name only labels it; a caller's value
+ * of that name, when given, is taken instead.
+ */
+class Ambient extends Parameter {
+  constructor(
+    name: string,
+    readonly read: () => unknown,
+  ) {
+    super(name);
+  }
+}
+
+/** A parameter named `name` whose value `read` gives each time a statement runs. */
+export const ambient = (name: string, read: () => unknown): unknown =>
+  new Ambient(name, read);
+
+/** The values of a query compiled for one run: its ambient parameters read now. */
+export function valuesOf(parameters: readonly unknown[]): unknown[] {
+  return parameters.map((value) =>
+    value instanceof Ambient ? value.read() : value,
+  );
+}
+
+/**
  * A statement built and compiled once, run many times: the SQL text is
  * fixed (so the database prepares it once per connection), only its
  * parameters' values change. `Row` is what one result row holds.
@@ -88,9 +114,14 @@ export function statement<Params extends object, Q extends Query>(
   ) as Params;
   const { sql, parameters } = compile(build(stand));
   const bind = parameters.map((value) =>
-    value instanceof Parameter
-      ? (params: Params) => params[value.name as keyof Params]
-      : () => value,
+    value instanceof Ambient
+      ? (params: Params) =>
+          value.name in params
+            ? params[value.name as keyof Params]
+            : value.read()
+      : value instanceof Parameter
+        ? (params: Params) => params[value.name as keyof Params]
+        : () => value,
   );
   const made: Statement<Params, RowOf<Q>> = {
     text: sql,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, insertRows } from '../database/bulk-insert';
 import { Database, type StatementRunner } from '../database/database';
-import { builder, statement } from '../database/sql';
+import { traceContext } from '../common/trace-context';
+import { ambient, builder, statement } from '../database/sql';
 import { lockTenant } from '../database/tenant-lock';
 import { RawBuilder, sql } from 'kysely';
 
@@ -197,7 +198,11 @@ const COLUMNS: Columns = {
   type: ['text', 'type'],
   fields: ['text[]', 'fields'],
   related_identity_id: ['text', 'relatedIdentityId'],
+  trace_parent: ['text', 'traceParent'],
 };
+
+/** The trace of the change an event records, when tracing is on; see traceContext. */
+const TRACE_PARENT = ambient('traceParent', () => traceContext.current());
 
 /**
  * Appends events inside the caller's transaction. Writers of one tenant
@@ -211,7 +216,14 @@ export async function appendEvents(
 ): Promise<void> {
   if (events.length === 0) return;
   await lockTenant(tx, EVENT_ORDER_LOCK, tenantId);
-  await insertRows(tx, 'identity_event', tenantId, COLUMNS, events);
+  const traceParent = traceContext.current();
+  await insertRows(
+    tx,
+    'identity_event',
+    tenantId,
+    COLUMNS,
+    traceParent ? events.map((event) => ({ ...event, traceParent })) : events,
+  );
 }
 
 /**
@@ -230,8 +242,8 @@ export function eventsOf(
   fields: readonly string[],
 ): RawBuilder<Record<string, never>> {
   return sql`(
-    INSERT INTO identity_event (tenant_id, identity_id, type, fields)
-    SELECT ${tenantId}, s."identityId", ${type}, ${fields}::text[]
+    INSERT INTO identity_event (tenant_id, identity_id, type, fields, trace_parent)
+    SELECT ${tenantId}, s."identityId", ${type}, ${fields}::text[], ${TRACE_PARENT}::text
       FROM ${sql.table(source)} AS s
      CROSS JOIN LATERAL (
        SELECT pg_advisory_xact_lock(${EVENT_ORDER_LOCK}::int, hashtext(${tenantId}))

@@ -1,13 +1,22 @@
 // OpenTelemetry tracing, loaded by src/tracing.ts only when tracing is on
 // (tracing-switch.ts), before any module it instruments: nothing here may
-// import pino, pg, ioredis, undici or the application.
+// import pino, pg, ioredis, undici or the application, but for the trace
+// context of changes (a module with no imports).
 import type { IncomingMessage } from 'node:http';
+import {
+  context,
+  isSpanContextValid,
+  ROOT_CONTEXT,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { useTraceContext } from '../common/trace-context';
 import { redactUrl } from './url-redaction';
 
 /** How long the spans still buffered may take to leave when the process is stopped. */
@@ -63,6 +72,38 @@ const undiciInstrumentation = () =>
     },
   });
 
+const TRACE_PARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * The trace context of changes: the active span as a W3C `traceparent`
+ * (whatever propagators the operator chose for requests), kept with each
+ * change's event; a webhook delivery of the event runs as its child, so
+ * the delivery's call is a span of the change's trace, and its receiver
+ * gets that trace's `traceparent`.
+ */
+function changesTraced(): void {
+  useTraceContext({
+    current: () => {
+      const span = trace.getSpanContext(context.active());
+      if (!span || !isSpanContextValid(span)) return null;
+      const flags = (span.traceFlags & 0xff).toString(16).padStart(2, '0');
+      return `00-${span.traceId}-${span.spanId}-${flags}`;
+    },
+    within: (traceParent, work) => {
+      const [, traceId, spanId, flags] =
+        TRACE_PARENT.exec(traceParent ?? '') ?? [];
+      if (!traceId) return work();
+      const parent = trace.setSpanContext(ROOT_CONTEXT, {
+        traceId,
+        spanId,
+        traceFlags: parseInt(flags, 16) & TraceFlags.SAMPLED,
+        isRemote: true,
+      });
+      return context.with(parent, work);
+    },
+  });
+}
+
 /**
  * Exports the spans still buffered when the process is stopped. Nest
  * answers SIGTERM and SIGINT (the server closes, requests finish, the
@@ -98,8 +139,9 @@ function flushOnSignals(sdk: NodeSDK): void {
  * request, its statements (pg) and Redis commands, its outbound calls
  * (undici), and the trace and span ids in every log line written within a
  * span (pino). Statements and commands outside a request (the webhook
- * poller's, say) are not traced; a webhook delivery's call is, as a trace
- * of its own. Traces only: no metrics, no logs through OpenTelemetry.
+ * poller's, say) are not traced; a webhook delivery's call is, in the
+ * trace of the change it tells of. Traces only: no metrics, no logs
+ * through OpenTelemetry.
  */
 export function startTracing(env: NodeJS.ProcessEnv): void {
   const sdk = new NodeSDK({
@@ -119,5 +161,6 @@ export function startTracing(env: NodeJS.ProcessEnv): void {
     ],
   });
   sdk.start();
+  changesTraced();
   flushOnSignals(sdk);
 }

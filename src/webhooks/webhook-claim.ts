@@ -1,4 +1,5 @@
 import type { WebhookConfig } from '../config/app-config';
+import { traceContext } from '../common/trace-context';
 import type { VersionTagger } from '../identity/identity-tags';
 import { messageIdOf, payloadOf, wants } from './webhook-events';
 import type { WebhookMetrics } from './webhook-metrics';
@@ -160,14 +161,19 @@ export class ClaimRun {
 
   private async send(event: DeliverableEvent): Promise<void> {
     const { config, metrics, tag } = this.context;
-    const attempt = await sendWebhook({
-      url: this.claim.url,
-      allowPrivate: config.privateNetworkTenants.includes(this.claim.tenantId),
-      messageId: messageIdOf(event.id),
-      body: JSON.stringify(payloadOf(event, tag)),
-      secrets: this.secrets,
-      timeoutMs: config.timeoutMs,
-    });
+    // Part of the trace of the change it tells of, when that had one.
+    const attempt = await traceContext.within(event.traceParent, () =>
+      sendWebhook({
+        url: this.claim.url,
+        allowPrivate: config.privateNetworkTenants.includes(
+          this.claim.tenantId,
+        ),
+        messageId: messageIdOf(event.id),
+        body: JSON.stringify(payloadOf(event, tag)),
+        secrets: this.secrets,
+        timeoutMs: config.timeoutMs,
+      }),
+    );
     metrics.attempted(attempt, event.occurredAt);
     this.unlogged.push({ eventId: event.id, attempt });
     if (attempt.ok) this.handled.add(event.id);

@@ -132,7 +132,7 @@ select
 
 -- REMOVE_ACCOUNT
 -- $1 tenantId, $2 identityId, $3 accountId, $4 tenantId, $5 = 'updated'
--- $6 = ["accounts"], $7 = 7486, $8 tenantId
+-- $6 = ["accounts"], $7 traceParent, $8 = 7486, $9 tenantId
 with
   "removed" as (
     delete from "account"
@@ -145,17 +145,24 @@ with
   ),
   "event" as (
     INSERT INTO
-      identity_event (tenant_id, identity_id, type, fields)
+      identity_event (
+        tenant_id,
+        identity_id,
+        type,
+        fields,
+        trace_parent
+      )
     SELECT
       $4,
       s."identityId",
       $5,
-      $6::text[]
+      $6::text[],
+      $7::text
     FROM
       "removed" AS s
       CROSS JOIN LATERAL (
         SELECT
-          pg_advisory_xact_lock($7::int, hashtext ($8))
+          pg_advisory_xact_lock($8::int, hashtext ($9))
         WHERE
           s."identityId" IS NOT NULL
       ) AS ordered

@@ -3,7 +3,7 @@
 
 -- RECORD_SIGN_IN
 -- $1 at, $2 tenantId, $3 identityId, $4 at, $5 tenantId, $6 = 'updated'
--- $7 = ["lastLogin"], $8 = 7486, $9 tenantId
+-- $7 = ["lastLogin"], $8 traceParent, $9 = 7486, $10 tenantId
 with
   "updated" as (
     update "identity" as "i"
@@ -48,17 +48,24 @@ with
   ),
   "event" as (
     INSERT INTO
-      identity_event (tenant_id, identity_id, type, fields)
+      identity_event (
+        tenant_id,
+        identity_id,
+        type,
+        fields,
+        trace_parent
+      )
     SELECT
       $5,
       s."identityId",
       $6,
-      $7::text[]
+      $7::text[],
+      $8::text
     FROM
       "updated" AS s
       CROSS JOIN LATERAL (
         SELECT
-          pg_advisory_xact_lock($8::int, hashtext ($9))
+          pg_advisory_xact_lock($9::int, hashtext ($10))
         WHERE
           s."identityId" IS NOT NULL
       ) AS ordered

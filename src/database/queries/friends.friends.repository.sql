@@ -117,8 +117,8 @@ from
 
 -- ADD_FRIENDSHIP
 -- $1 tenantId, $2 friendId, $3 tenantId, $4 identityId, $5 tenantId
--- $6 identityId, $7 tenantId, $8 = 'updated', $9 = ["friends"], $10 = 7486
--- $11 tenantId
+-- $6 identityId, $7 tenantId, $8 = 'updated', $9 = ["friends"]
+-- $10 traceParent, $11 = 7486, $12 tenantId
 with
   "friend" as (
     select
@@ -151,17 +151,24 @@ with
   ),
   "event" as (
     INSERT INTO
-      identity_event (tenant_id, identity_id, type, fields)
+      identity_event (
+        tenant_id,
+        identity_id,
+        type,
+        fields,
+        trace_parent
+      )
     SELECT
       $7,
       s."identityId",
       $8,
-      $9::text[]
+      $9::text[],
+      $10::text
     FROM
       "added" AS s
       CROSS JOIN LATERAL (
         SELECT
-          pg_advisory_xact_lock($10::int, hashtext ($11))
+          pg_advisory_xact_lock($11::int, hashtext ($12))
         WHERE
           s."identityId" IS NOT NULL
       ) AS ordered
@@ -182,7 +189,8 @@ select
 
 -- REMOVE_FRIENDSHIP
 -- $1 tenantId, $2 identityId, $3 friendId, $4 friendId, $5 identityId
--- $6 tenantId, $7 = 'updated', $8 = ["friends"], $9 = 7486, $10 tenantId
+-- $6 tenantId, $7 = 'updated', $8 = ["friends"], $9 traceParent, $10 = 7486
+-- $11 tenantId
 with
   "removed" as (
     delete from "friendship"
@@ -203,17 +211,24 @@ with
   ),
   "event" as (
     INSERT INTO
-      identity_event (tenant_id, identity_id, type, fields)
+      identity_event (
+        tenant_id,
+        identity_id,
+        type,
+        fields,
+        trace_parent
+      )
     SELECT
       $6,
       s."identityId",
       $7,
-      $8::text[]
+      $8::text[],
+      $9::text
     FROM
       "removed" AS s
       CROSS JOIN LATERAL (
         SELECT
-          pg_advisory_xact_lock($9::int, hashtext ($10))
+          pg_advisory_xact_lock($10::int, hashtext ($11))
         WHERE
           s."identityId" IS NOT NULL
       ) AS ordered
