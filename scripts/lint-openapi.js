@@ -1,39 +1,21 @@
 #!/usr/bin/env node
 // Writes the OpenAPI document exactly as the service serves it, without a
-// server or a database server (the app is built on an in-memory embedded
-// database, not started), and runs the outside linters on it with the
+// server or a database server (scripts/openapi-document.js), and runs the outside linters on it with the
 // repository's rulesets (.spectral.yaml, redocly.yaml). Any error or warning
 // fails: a rule that does not fit is switched off there, with its reason.
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
+const { servedOpenApiDocument } = require('./openapi-document');
 
 const ROOT = join(__dirname, '..');
 const OUTPUT = join(ROOT, 'test-artifacts', 'openapi.json');
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 
 async function writeDocument() {
-  const { NestFactory } = require('@nestjs/core');
-  const { AppModule } = require(join(ROOT, 'dist', 'app.module'));
-  const { loadConfig } = require(join(ROOT, 'dist', 'config', 'app-config'));
-  const { buildOpenApiDocument } = require(join(ROOT, 'dist', 'ops', 'openapi'));
-  const config = loadConfig({
-    DATA_DIR: 'memory://',
-    MIGRATE_ON_START: 'false',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'error',
-  });
-  const app = await NestFactory.create(AppModule.forRoot(config), {
-    logger: false,
-    bodyParser: false,
-  });
-  try {
-    const document = buildOpenApiDocument(app);
-    mkdirSync(dirname(OUTPUT), { recursive: true });
-    writeFileSync(OUTPUT, `${JSON.stringify(document, null, 2)}\n`);
-  } finally {
-    await app.close();
-  }
+  const document = await servedOpenApiDocument();
+  mkdirSync(dirname(OUTPUT), { recursive: true });
+  writeFileSync(OUTPUT, `${JSON.stringify(document, null, 2)}\n`);
 }
 
 // The linters run offline: no telemetry, no update check.

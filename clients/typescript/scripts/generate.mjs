@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Writes src/schema.ts, the client's types, from the service's OpenAPI
 // document with openapi-typescript. Without arguments the document is built
-// as the service serves it, from the root's dist/ (an app on an in-memory
-// embedded database, not started), as scripts/lint-openapi.js builds it.
+// as the service serves it, from the root's dist/ (scripts/openapi-document.js,
+// which scripts/lint-openapi.js uses too).
 //
 //   node clients/typescript/scripts/generate.mjs [--document FILE] [--output FILE]
 //
@@ -23,32 +23,6 @@ const HEADER = `// The service's OpenAPI document as types, written by
 // a test fails when it differs from what the served document generates.
 `;
 
-async function servedDocument() {
-  const require = createRequire(join(ROOT, 'package.json'));
-  const { NestFactory } = require('@nestjs/core');
-  const { AppModule } = require(join(ROOT, 'dist', 'app.module'));
-  const { loadConfig } = require(join(ROOT, 'dist', 'config', 'app-config'));
-  const { buildOpenApiDocument } = require(
-    join(ROOT, 'dist', 'ops', 'openapi'),
-  );
-  const config = loadConfig({
-    DATA_DIR: 'memory://',
-    MIGRATE_ON_START: 'false',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'error',
-  });
-  const app = await NestFactory.create(AppModule.forRoot(config), {
-    logger: false,
-    bodyParser: false,
-  });
-  try {
-    // Through JSON, as a client receives it.
-    return JSON.parse(JSON.stringify(buildOpenApiDocument(app)));
-  } finally {
-    await app.close();
-  }
-}
-
 const { values } = parseArgs({
   options: {
     document: { type: 'string' },
@@ -57,7 +31,9 @@ const { values } = parseArgs({
 });
 const document = values.document
   ? JSON.parse(readFileSync(values.document, 'utf8'))
-  : await servedDocument();
+  : await createRequire(join(ROOT, 'package.json'))(
+      join(ROOT, 'scripts', 'openapi-document.js'),
+    ).servedOpenApiDocument();
 const types = astToString(await openapiTS(document));
 writeFileSync(values.output, HEADER + types);
 console.log(
