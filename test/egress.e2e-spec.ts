@@ -2,18 +2,14 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolver } from '../src/auth/issuer-documents';
-import {
-  AppConfig,
-  loadConfig,
-  type WebhookConfig,
-} from '../src/config/app-config';
+import { AppConfig } from '../src/config/app-config';
 import { identity, tenantFile, token } from './support/factories';
 import { Browser } from './support/oidc-op';
 import { problemBody as problem } from './support/problem';
 import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 import { until } from './support/until';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { fastWebhooks, WebhookReceiver } from './support/webhook-receiver';
 
 // The service's egress policy seen by its clients: a tenant the operator
 // does not list cannot have the service send anything to loopback or a
@@ -27,18 +23,7 @@ const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const ANN = token({ identityId: 'ann' });
 
 /** Short times, so that a delivery is attempted at once. */
-const FAST: WebhookConfig = {
-  ...loadConfig({}).webhooks,
-  deliver: true,
-  pollMs: 20,
-  timeoutMs: 300,
-  leaseMs: 1000,
-  retryBaseMs: 20,
-  retryMaxMs: 100,
-  retrySeconds: 3600,
-  concurrency: 4,
-  privateNetworkTenants: [],
-};
+const FAST = fastWebhooks();
 
 /** A loopback HTTP server answering with `answer`, recording what it was asked. */
 async function loopbackServer(

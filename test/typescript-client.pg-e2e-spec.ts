@@ -21,11 +21,11 @@ import {
   type Fetch,
 } from '../clients/typescript/src';
 import { Mirror } from '../clients/typescript/examples/mirror';
-import type { WebhookConfig } from '../src/config/app-config';
 import { serverEnvironment, startServer, type Server } from './support/server';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { useTestApp } from './support/test-app';
 import { until } from './support/until';
+import { fastWebhooks } from './support/webhook-receiver';
 
 const execFileAsync = promisify(execFile);
 
@@ -54,20 +54,7 @@ const demo = () => {
 };
 
 /** Short times, so that a delivery follows its change at once. */
-const FAST: WebhookConfig = {
-  deliver: true,
-  pollMs: 20,
-  timeoutMs: 1000,
-  leaseMs: 2000,
-  retryBaseMs: 20,
-  retryMaxMs: 100,
-  retrySeconds: 3600,
-  concurrency: 4,
-  tenantConcurrency: 4,
-  claimMs: 10_000,
-  logDays: 7,
-  privateNetworkTenants: [],
-};
+const FAST = fastWebhooks({ timeoutMs: 1000, leaseMs: 2000 });
 
 interface Exchange {
   method: string;

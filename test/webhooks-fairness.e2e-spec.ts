@@ -1,10 +1,9 @@
 import request from 'supertest';
-import type { WebhookConfig } from '../src/config/app-config';
 import { identity, tenantFile, token } from './support/factories';
 import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 import { until } from './support/until';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { fastWebhooks, WebhookReceiver } from './support/webhook-receiver';
 
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const ANN = token({ identityId: 'ann' });
@@ -19,20 +18,13 @@ const FILE = tenantFile({
  * attempts for 200 ms: each bound alone decides whether a subscription
  * waiting behind slow ones gets its turn in time.
  */
-const FAIR: WebhookConfig = {
-  deliver: true,
-  pollMs: 20,
+const FAIR = fastWebhooks({
   timeoutMs: 1000,
   leaseMs: 4000,
-  retryBaseMs: 20,
-  retryMaxMs: 100,
-  retrySeconds: 3600,
   concurrency: 2,
   tenantConcurrency: 1,
   claimMs: 200,
-  logDays: 7,
-  privateNetworkTenants: [],
-};
+});
 /** How long a receiver that answers late takes: 30 events last 6 s. */
 const LATE_MS = 200;
 const BACKLOG = 30;

@@ -1,13 +1,13 @@
 import request from 'supertest';
 import { EventsService } from '../src/events/events.service';
 import { WebhooksRepository } from '../src/webhooks/webhooks.repository';
-import { loadConfig, type WebhookConfig } from '../src/config/app-config';
+import { loadConfig } from '../src/config/app-config';
 import { identity, tenantFile, token, type Token } from './support/factories';
 import { problemBody as problem } from './support/problem';
 import { useTestApp } from './support/test-app';
 import type { TestTenant } from './support/test-tenant';
 import { until } from './support/until';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { fastWebhooks, WebhookReceiver } from './support/webhook-receiver';
 
 const ADMIN = token({ appId: 'console', scopes: ['tenant:admin'] });
 const DELETER = token({
@@ -31,20 +31,7 @@ const FILE = tenantFile({
 });
 
 /** Short times, so that back-off, timeouts and leases play out in a test. */
-const FAST: WebhookConfig = {
-  deliver: true,
-  pollMs: 20,
-  timeoutMs: 300,
-  leaseMs: 1000,
-  retryBaseMs: 20,
-  retryMaxMs: 100,
-  retrySeconds: 3600,
-  concurrency: 4,
-  tenantConcurrency: 4,
-  claimMs: 10_000,
-  logDays: 7,
-  privateNetworkTenants: [],
-};
+const FAST = fastWebhooks();
 
 const ID = expect.stringMatching(/^wh_[0-9a-v]{26}$/);
 const TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);

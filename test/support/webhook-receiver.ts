@@ -1,7 +1,33 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { WebhookConfig } from '../../src/config/app-config';
 import { until } from './until';
+
+/**
+ * Webhook delivery with short times, so that a delivery follows its change
+ * at once and back-off, timeouts and leases play out within a test; each
+ * test names what it needs otherwise.
+ */
+export function fastWebhooks(
+  changes: Partial<WebhookConfig> = {},
+): WebhookConfig {
+  return {
+    deliver: true,
+    pollMs: 20,
+    timeoutMs: 300,
+    leaseMs: 1000,
+    retryBaseMs: 20,
+    retryMaxMs: 100,
+    retrySeconds: 3600,
+    concurrency: 4,
+    tenantConcurrency: 4,
+    claimMs: 10_000,
+    logDays: 7,
+    privateNetworkTenants: [],
+    ...changes,
+  };
+}
 
 /** What the receiver does with the next request. */
 export type Behaviour =
