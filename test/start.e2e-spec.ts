@@ -1,8 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { AddressInfo, createServer, Server as NetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { documentedExample, documents } from './support/doc-examples';
+import {
+  documentedExample,
+  documents,
+  ShellBlock,
+  shellBlocks,
+} from './support/doc-examples';
 import { until } from './support/until';
 import { ADMIN_URL } from './support/postgres-admin';
 import { freePort } from './support/free-port';
@@ -171,6 +177,70 @@ describe('starting the service', () => {
     }
   });
 
+  it('runs every shell example with variables of the README and docs/, in order, as printed', async () => {
+    const server = await startServer(env);
+    const saved = mkdtempSync(join(tmpdir(), 'identity-doc-examples-'));
+    try {
+      // Each document's blocks that have a `$` (a variable, or a command's
+      // output kept in one), one after the other in one bash: the README,
+      // then the documents by name. Not run here: the README's block that
+      // starts its webhook receiver (scripts/webhook-receiver.js), a process
+      // that waits for deliveries, given a secret the reader copies from
+      // the answer: the next test runs that block.
+      const ran = [];
+      const receivers: ShellBlock[] = [];
+      for (const file of documents()) {
+        const withVariables = shellBlocks(file).filter((block) =>
+          block.text.includes('$'),
+        );
+        receivers.push(...withVariables.filter(startsReceiver));
+        const blocks = withVariables.filter((block) => !startsReceiver(block));
+        if (blocks.length === 0) continue;
+        const run = await runShell(
+          blocks.map((block) => withSavedFiles(file, block.text, saved)),
+          env,
+        );
+        ran.push({
+          code: run.code,
+          ...(run.code !== 0 && { said: run.stderr }),
+          blocks: blocks.map((block, i) => ({
+            at: block.at,
+            ended: i < run.ended,
+            answers: run.answers[i] ?? [],
+            curls: run.answers[i]?.length ?? 0,
+          })),
+        });
+      }
+      const printed = new Map(
+        documents()
+          .flatMap(shellBlocks)
+          .map((block) => [block.at, printedCurls(block.text)]),
+      );
+      expect(ran).toStrictEqual(
+        ran.map((document) => ({
+          code: 0,
+          blocks: document.blocks.map((block) => ({
+            at: block.at,
+            ended: true,
+            answers: block.answers.map(asDocumented),
+            curls: printed.get(block.at),
+          })),
+        })),
+      );
+      expect(receivers).toHaveLength(1);
+      const blocks = ran.flatMap((document) => document.blocks);
+      expect(blocks.length).toBeGreaterThanOrEqual(6);
+      expect(blocks[0].at).toMatch(/^README\.md:/);
+      expect(
+        blocks.flatMap((block) => block.answers).length,
+      ).toBeGreaterThanOrEqual(8);
+    } finally {
+      rmSync(saved, { recursive: true, force: true });
+      await server.stop();
+    }
+    // Seven command lines, each starting the application anew.
+  }, 150_000);
+
   it('delivers the README’s PUT to the README’s webhook receiver, as documented', async () => {
     const server = await startServer(env);
     const port = await freePort();
@@ -192,32 +262,37 @@ describe('starting the service', () => {
       });
     // A reader who followed the page ran Try it's PUT before the webhook.
     expect((await bob(puts[0])).status).toBe(200);
-    const admin = spawnSync(
-      process.execPath,
-      [
-        join(ROOT, 'dist', 'cli.js'),
-        ...'token create --tenant demo --app console --scope tenant:admin'.split(
-          ' ',
-        ),
+    // The README's block that subscribes its receiver, as printed but for
+    // the receiver's port (one found free, not 4000); its last line, the
+    // receiver, runs below with the secret of the answer, as the reader
+    // copies it in.
+    const [block] = shellBlocks(join(ROOT, 'README.md')).filter(startsReceiver);
+    const lines = block.text.split('\n');
+    expect(lines.pop()).toBe(
+      'WEBHOOK_SECRET=<the "secret" of that answer> node scripts/webhook-receiver.js 4000',
+    );
+    const made = await runShell(
+      [lines.join('\n').replaceAll('localhost:4000', `localhost:${port}`)],
+      env,
+    );
+    expect(made).toMatchObject({
+      code: 0,
+      answers: [
+        [
+          asDocumented({
+            request: 'POST /demo/api/admin/v1/webhooks',
+            status: 0,
+          }),
+        ],
       ],
-      { env, encoding: 'utf8' },
-    ).stdout.trim();
-    const made = await fetch(`${base}/demo/api/admin/v1/webhooks`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${admin}`,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ url: `http://localhost:${port}/` }),
     });
-    expect(made.status).toBe(201);
     const receiver = spawn(
       process.execPath,
       [join(ROOT, 'scripts', 'webhook-receiver.js'), String(port)],
       {
         env: {
           PATH: process.env.PATH,
-          WEBHOOK_SECRET: (await made.json()).secret,
+          WEBHOOK_SECRET: JSON.parse(made.stdout).secret,
         },
       },
     );
@@ -337,6 +412,152 @@ describe('starting the service', () => {
     );
   });
 });
+
+/** What shell blocks did, and each curl's answer, per block. */
+interface ShellRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** How many of the blocks ran to their end. */
+  ended: number;
+  /** Each block's answers, for the blocks that started. */
+  answers: Answer[][];
+}
+
+/** A curl's request (method and path) and the status it was answered. */
+interface Answer {
+  request: string;
+  status: number;
+}
+
+const ANSWERED = 'doc-example-answered';
+const ENDED = 'doc-example-ended';
+
+/**
+ * Runs shell blocks of the documents one after the other in one bash, as a
+ * reader pastes them into one terminal: in the repository, where
+ * `npm run --silent cli` is the project's command line, with the service's
+ * variables, so that it works on the service's database; `set -e -o
+ * pipefail`; localhost:3000 the test's service. A curl function passes the
+ * printed arguments on unchanged and adds only `-sS` (no progress meter) and
+ * a line on standard error with the answer's status, so that what a block
+ * prints, and keeps in its variables, is what the reader gets.
+ */
+async function runShell(
+  blocks: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ShellRun> {
+  const script = [
+    'set -eo pipefail',
+    `curl() { command curl -sS -w '%{stderr}\\n${ANSWERED} %{http_code} %{method} %{url_effective}\\n' "$@"; }`,
+    ...blocks.flatMap((text) => [
+      text.replaceAll('localhost:3000', `localhost:${env.PORT}`),
+      `echo ${ENDED} >&2`,
+    ]),
+  ].join('\n');
+  const bash = spawn('bash', ['-c', script], { cwd: ROOT, env });
+  let stdout = '';
+  let stderr = '';
+  bash.stdout.on('data', (chunk) => (stdout += chunk));
+  bash.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((done) =>
+    bash.once('close', done),
+  );
+  const answers: Answer[][] = [[]];
+  let ended = 0;
+  for (const line of stderr.split('\n')) {
+    const answer = new RegExp(`^${ANSWERED} (\\d{3}) (\\w+) (\\S+)$`).exec(
+      line,
+    );
+    if (answer) {
+      const url = new URL(answer[3]);
+      answers[ended].push({
+        request: `${answer[2]} ${url.pathname}${url.search}`,
+        status: Number(answer[1]),
+      });
+    } else if (line === ENDED && ++ended < blocks.length) answers.push([]);
+  }
+  return { code, stdout, stderr, ended, answers };
+}
+
+/** The README's block that starts its webhook receiver. */
+const startsReceiver = (block: ShellBlock) =>
+  block.text.includes('scripts/webhook-receiver.js');
+
+/** How many curl commands a block prints (its comment lines aside). */
+const printedCurls = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('#'))
+    .join('\n')
+    .match(/\bcurl\s/g)?.length ?? 0;
+
+/**
+ * A tenant file the reader saves from the document (`acme.json`: the JSON
+ * block the README introduces by that name) saved in `dir`, and the block's
+ * import of it naming it there: the command line reads a file from the
+ * repository, where the test does not write.
+ */
+function withSavedFiles(file: string, text: string, dir: string): string {
+  return text.replace(
+    /(npm run --silent cli -- import )(\S+\.json)/g,
+    (_line, command: string, name: string) => {
+      const introduced = `\`${name}\`:\n\n\`\`\`json\n`;
+      const document = readFileSync(file, 'utf8');
+      const at = document.indexOf(introduced);
+      const saved =
+        at < 0
+          ? null
+          : /^([\s\S]*?)\n```/.exec(document.slice(at + introduced.length));
+      if (!saved) throw new Error(`${file} gives no JSON block for ${name}`);
+      writeFileSync(join(dir, name), saved[1]);
+      return command + join(dir, name);
+    },
+  );
+}
+
+/**
+ * The answer with the status docs/api.md's tables of routes give its
+ * request (the first after a "; " in the route's row; the administration
+ * API's paths there are below /{tenant}/api/admin/v1), the most specific
+ * route first. A request no row gives a status for is documented as a
+ * success: its own status when it is one, else "2xx".
+ */
+function asDocumented({ request, status }: Answer): {
+  request: string;
+  status: number | string;
+} {
+  const [method, target] = request.split(' ');
+  const path = target.split('?')[0];
+  const api = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+  const routes = [...api.matchAll(/^\| (\w+) \| `([^`]+)` \| (.*) \|$/gm)]
+    .map(([, verb, template, said]) => ({
+      verb,
+      template: (template.startsWith('/{tenant}/')
+        ? template
+        : `/{tenant}/api/admin/v1${template}`
+      ).split('?')[0],
+      said,
+    }))
+    .filter(
+      (route) =>
+        route.verb === method &&
+        new RegExp(
+          `^${route.template
+            .split(/\{\w+\}/)
+            .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+            .join('[^/]+')}$`,
+        ).test(path),
+    )
+    .sort(
+      (a, b) =>
+        (a.template.match(/\{/g)?.length ?? 0) -
+        (b.template.match(/\{/g)?.length ?? 0),
+    );
+  const documented = /; ([1-5]\d\d)\b/.exec(routes[0]?.said ?? '')?.[1];
+  if (documented) return { request, status: Number(documented) };
+  return { request, status: status >= 200 && status < 300 ? status : '2xx' };
+}
 
 /** The service started and left to end by itself (it refuses to start). */
 function runToEnd(env: NodeJS.ProcessEnv) {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -34,4 +34,23 @@ export function documentedExample(name: string): string {
   if (found.length !== 1)
     throw new Error(`expected one example "${name}", found ${found.length}`);
   return found[0];
+}
+
+/** A fenced shell block of a document: where it starts and what it says. */
+export interface ShellBlock {
+  /** `README.md:93`: the document, from the repository, and the fence's line. */
+  at: string;
+  text: string;
+}
+
+/** The fenced shell blocks (```sh, ```bash, ```console, ```shell) of `file`, in order. */
+export function shellBlocks(file: string): ShellBlock[] {
+  const text = readFileSync(file, 'utf8');
+  const name = relative(ROOT, file);
+  return [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)]
+    .filter(([, lang]) => ['sh', 'bash', 'console', 'shell'].includes(lang))
+    .map((block) => ({
+      at: `${name}:${text.slice(0, block.index).split('\n').length}`,
+      text: block[2].replace(/\n$/, ''),
+    }));
 }
