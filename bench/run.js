@@ -82,11 +82,13 @@ const SERVICE_FLAGS = [
   ...(values['node-flags'] ? values['node-flags'].split(' ') : []),
 ];
 
-function start(script, port, extra = {}, flags = []) {
+function start(script, port, extra = {}, flags = [], { ipc = false } = {}) {
   // The service as deployed (one log line per request, to stdout, which is
-  // discarded here), with a rate limit the benchmark cannot reach.
+  // discarded here), with a rate limit the benchmark cannot reach. `ipc`
+  // opens a channel to it (the ledger's allocation probe answers on it).
   const env = { PATH: process.env.PATH, PORT: String(port), DATABASE_URL, SEED_DEMO: 'false', RATE_LIMIT: '1000000', ...extra };
-  const child = spawn(process.execPath, [...flags, script], { env, stdio: ['ignore', values['node-flags'] ? 'inherit' : 'ignore', 'inherit'] });
+  const stdio = ['ignore', values['node-flags'] ? 'inherit' : 'ignore', 'inherit', ...(ipc ? ['ipc'] : [])];
+  const child = spawn(process.execPath, [...flags, script], { env, stdio });
   return new Promise((ready, fail) => {
     const timer = setInterval(async () => {
       const up = await fetch(`http://127.0.0.1:${port}/bench/api/identity/v1`).then(() => true, () => false);
@@ -246,9 +248,10 @@ async function fixedRate(script, port, rate) {
 /**
  * Drives GET current at `rate` (open loop, 64 connections): `warmup`
  * seconds, then `seconds` measured (WARMUP and DURATION unless given). Returns p50/p99/p99.9 (ms, from each request's
- * due time) and the CPU per request of the server `pid` and of PostgreSQL.
+ * due time), the number of requests measured and the CPU per request of the server `pid` and of PostgreSQL;
+ * with a `probe` ({ begin, end }, async), also what its `end` answers, its window the measured seconds.
  */
-async function openLoop(port, rate, pid, { warmup = WARMUP, seconds = DURATION } = {}) {
+async function openLoop(port, rate, pid, { warmup = WARMUP, seconds = DURATION, probe } = {}) {
   const { Pool } = require('undici');
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 64 });
   const token = rotate(ACCESS);
@@ -277,12 +280,14 @@ async function openLoop(port, rate, pid, { warmup = WARMUP, seconds = DURATION }
   };
   try {
     if (warmup) await run(warmup);
+    await probe?.begin();
     const before = cpuNow(pid);
     const latencies = await run(seconds);
     const cpu = cpuPerRequest(before, cpuNow(pid), latencies.length);
+    const probed = await probe?.end();
     latencies.sort((a, b) => a - b);
     const at = (p) => Number(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1));
-    return { latencies: { p50: at(0.5), p99: at(0.99), p999: at(0.999), errors: latencies.errors }, ...cpu };
+    return { latencies: { p50: at(0.5), p99: at(0.99), p999: at(0.999), errors: latencies.errors }, requests: latencies.length, probed, ...cpu };
   } finally {
     await pool.close();
   }
@@ -362,6 +367,7 @@ async function runLedger() {
       path: API,
       token: ACCESS[1],
       floor: FLOOR,
+      peer: PEER,
       rounds,
       port: 3205,
       databaseUrl: DATABASE_URL,
