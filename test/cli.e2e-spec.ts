@@ -1,20 +1,36 @@
 import { describeDatabaseUrl } from '../src/database/database-url';
+import { runCli } from '../src/cli';
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { AddressInfo, createServer } from 'node:net';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import {
   createTestDatabase,
   databaseKind,
   TestDatabase,
 } from './support/test-database';
 
-// The command line as an operator runs it: the built `dist/cli.js` in its
-// own process, configured through the environment only.
+// The command line as an operator runs it, configured through the
+// environment only. The built `dist/cli.js` runs in a process of its own
+// where the process itself is under test: the database it names, its exit
+// codes, standard input, the environment it reads. The other commands run
+// in this process through runCli, the function that binary calls with the
+// process's streams and environment, given the same environment and
+// standard input; each opens the database and closes it as a process of the
+// binary does, and whatever the application writes to the process's own
+// streams (its logger) is in its output as well. Starting a process costs
+// seconds before any command runs, and the commands run by the dozen here.
 const ROOT = resolve(__dirname, '..');
 const EXAMPLE = join(ROOT, 'test', 'fixtures', 'example-tenant.json');
+
+/** What a command is given besides its arguments: more variables, standard input. */
+interface Given {
+  more?: NodeJS.ProcessEnv;
+  input?: string;
+}
 
 describe('command line', () => {
   let db: TestDatabase;
@@ -22,21 +38,35 @@ describe('command line', () => {
   const work = mkdtempSync(join(tmpdir(), 'identity-cli-'));
 
   const cli = (...args: string[]) => cliWith({}, ...args);
-  /** The command with more variables, or with standard input. */
-  const cliWith = (
-    { more = {}, input }: { more?: NodeJS.ProcessEnv; input?: string },
-    ...args: string[]
-  ) => {
+  /** The command, in this process, with more variables or with standard input. */
+  const cliWith = async ({ more = {}, input }: Given, ...args: string[]) => {
+    const written = { out: '', err: '' };
+    const restore = [
+      divert(process.stdout, (text) => (written.out += text)),
+      divert(process.stderr, (text) => (written.err += text)),
+    ];
+    try {
+      const code = await runCli(args, {
+        stdout: { write: (text: string) => (written.out += text) },
+        stderr: { write: (text: string) => (written.err += text) },
+        stdin: Readable.from(input === undefined ? [] : [input]),
+        env: { ...env, ...more },
+      });
+      return seen(code, written.out, written.err);
+    } finally {
+      for (const undo of restore) undo();
+    }
+  };
+
+  const binary = (...args: string[]) => binaryWith({}, ...args);
+  /** The command as a process of the built binary. */
+  const binaryWith = ({ more = {}, input }: Given, ...args: string[]) => {
     const r = spawnSync(
       process.execPath,
       [join(ROOT, 'dist', 'cli.js'), ...args],
       { env: { ...env, ...more }, encoding: 'utf8', cwd: ROOT, input },
     );
-    // The first line on stderr names the database (checked on its own below).
-    const [, database, err] = /^(?:Database: (.*)\n)?([\s\S]*)$/.exec(
-      r.stderr,
-    )!;
-    return { code: r.status, out: r.stdout, err, database };
+    return seen(r.status, r.stdout, r.stderr);
   };
 
   beforeAll(async () => {
@@ -54,7 +84,9 @@ describe('command line', () => {
   afterAll(() => db.drop());
 
   it('names the database it works on, before anything else', () => {
-    const { database } = cli('migrate');
+    // The binary, on a database it migrates from empty.
+    const { code, database } = binary('migrate');
+    expect(code).toBe(0);
     if (db.config.databaseUrl)
       expect(database).toBe(
         `PostgreSQL at ${describeDatabaseUrl(db.config.databaseUrl)}`,
@@ -62,21 +94,21 @@ describe('command line', () => {
     else expect(database).toBe(`embedded PGlite at ${join(work, 'pglite')}`);
   });
 
-  it('migrates, imports, refuses a second import and replaces on request', () => {
-    expect(cli('migrate')).toMatchObject({
+  it('migrates, imports, refuses a second import and replaces on request', async () => {
+    expect(await cli('migrate')).toMatchObject({
       code: 0,
       out: 'Migrations are up to date.\n',
     });
-    const first = cli('import', EXAMPLE);
+    const first = await cli('import', EXAMPLE);
     expect(first.code).toBe(0);
     expect(first.out).toMatch(
       /^Imported tenant "example": 4 identities, 4 accounts, 3 friendships, 8 tokens in \d+ ms\.\n$/,
     );
-    expect(cli('import', EXAMPLE)).toMatchObject({
+    expect(await cli('import', EXAMPLE)).toMatchObject({
       code: 1,
       err: 'tenant.id: tenant "example" exists already; import with --replace to replace it\n',
     });
-    expect(cli('import', EXAMPLE, '--replace').out).toMatch(
+    expect((await cli('import', EXAMPLE, '--replace')).out).toMatch(
       /^Replaced tenant "example"/,
     );
     // A tenant that does not exist yet loses nothing: no notice.
@@ -86,7 +118,7 @@ describe('command line', () => {
     file.tenant.tokenIssuers = [];
     file.tokens = [];
     writeFileSync(fresh, JSON.stringify(file));
-    expect(cli('import', fresh, '--replace')).toMatchObject({
+    expect(await cli('import', fresh, '--replace')).toMatchObject({
       code: 0,
       err: '',
     });
@@ -97,38 +129,45 @@ describe('command line', () => {
   // work on it, and the commands' own logic is tested on PostgreSQL.
   if (databaseKind() === 'postgres')
     describe('on PostgreSQL', () => {
-      it('says what a replace removes before it does, and keeps the tokens the file does not list unless --replace-tokens', () => {
-        const secret = cli(
-          'token',
-          'create',
-          '--tenant',
-          'example',
-          '--app',
-          'directory',
-          '--scope',
-          'scim:provision',
+      it('says what a replace removes before it does, and keeps the tokens the file does not list unless --replace-tokens', async () => {
+        const secret = (
+          await cli(
+            'token',
+            'create',
+            '--tenant',
+            'example',
+            '--app',
+            'directory',
+            '--scope',
+            'scim:provision',
+          )
         ).out.trim();
-        const replaced = cli('import', EXAMPLE, '--replace');
+        const replaced = await cli('import', EXAMPLE, '--replace');
         expect(replaced.code).toBe(0);
         expect(replaced.err).toContain(
           'Replacing tenant "example" removes 0 identities the file lacks and 0 tokens (of the identities and accounts that go); it keeps 1 token the file does not list.\n',
         );
         expect(replaced.out).toMatch(/; 1 token kept, 0 removed\.\n$/);
-        expect(cli('token', 'revoke', '--tenant', 'example', secret).code).toBe(
-          0,
+        expect(
+          (await cli('token', 'revoke', '--tenant', 'example', secret)).code,
+        ).toBe(0);
+        await cli('token', 'create', '--tenant', 'example', '--app', 'other');
+        const all = await cli(
+          'import',
+          EXAMPLE,
+          '--replace',
+          '--replace-tokens',
         );
-        cli('token', 'create', '--tenant', 'example', '--app', 'other');
-        const all = cli('import', EXAMPLE, '--replace', '--replace-tokens');
         expect(all.err).toContain(
           'Replacing tenant "example" removes 0 identities the file lacks and 2 tokens (every token the file does not list); it keeps 0 tokens the file does not list.\n',
         );
-        expect(cli('import', EXAMPLE, '--replace-tokens')).toMatchObject({
+        expect(await cli('import', EXAMPLE, '--replace-tokens')).toMatchObject({
           code: 2,
         });
       });
 
-      it('prints the JSON path of an error in a broken file and changes nothing', () => {
-        const before = cli('export', 'example').out;
+      it('prints the JSON path of an error in a broken file and changes nothing', async () => {
+        const before = (await cli('export', 'example')).out;
         const broken = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
         broken.identities[3].accounts = [
           { accountProviderId: 'gitlab', issuedUserId: 'x' },
@@ -136,21 +175,21 @@ describe('command line', () => {
         broken.identities[0].locality = 'english';
         const file = join(work, 'broken.json');
         writeFileSync(file, JSON.stringify(broken));
-        const result = cli('import', file, '--replace');
+        const result = await cli('import', file, '--replace');
         expect(result.code).toBe(1);
         expect(result.err).toBe(
           'identities[0].locality: must be a locality of the form xx-XX (ISO 639-1 language, ISO 3166-1 country)\n',
         );
         broken.identities[0].locality = 'en-GB';
         writeFileSync(file, JSON.stringify(broken));
-        expect(cli('import', file, '--replace').err).toBe(
+        expect((await cli('import', file, '--replace')).err).toBe(
           'identities[3].accounts[0].accountProviderId: unknown provider "gitlab"\n',
         );
-        expect(cli('export', 'example').out).toBe(before);
+        expect((await cli('export', 'example')).out).toBe(before);
       });
 
-      it('exports a tenant in the import format, to stdout or a file', () => {
-        const out = cli('export', 'example');
+      it('exports a tenant in the import format, to stdout or a file', async () => {
+        const out = await cli('export', 'example');
         expect(out.code).toBe(0);
         const exported = JSON.parse(out.out);
         expect(exported.tenant).toStrictEqual({
@@ -163,16 +202,16 @@ describe('command line', () => {
         ).toStrictEqual(['ada', 'charles', 'grace', 'mary']);
         expect(exported.tokens).toBeUndefined();
         const file = join(work, 'export.json');
-        expect(cli('export', 'example', '--output', file).code).toBe(0);
+        expect((await cli('export', 'example', '--output', file)).code).toBe(0);
         expect(readFileSync(file, 'utf8')).toBe(out.out);
-        expect(cli('export', 'nosuch')).toMatchObject({
+        expect(await cli('export', 'nosuch')).toMatchObject({
           code: 1,
           err: 'Unknown tenant "nosuch".\n',
         });
       });
 
-      it('creates, lists and revokes tokens without ever showing a stored secret', () => {
-        const created = cli(
+      it('creates, lists and revokes tokens without ever showing a stored secret', async () => {
+        const created = await cli(
           'token',
           'create',
           '--tenant',
@@ -187,7 +226,7 @@ describe('command line', () => {
         expect(created.code).toBe(0);
         const secret = created.out.trim();
         expect(secret).toMatch(/^idt_[A-Za-z0-9_-]{43}$/);
-        const app = cli(
+        const app = await cli(
           'token',
           'create',
           '--tenant',
@@ -201,7 +240,7 @@ describe('command line', () => {
         );
         expect(app.code).toBe(0);
 
-        const listed = cli('token', 'list', '--tenant', 'example');
+        const listed = await cli('token', 'list', '--tenant', 'example');
         expect(listed.out).not.toContain(secret);
         const lines = listed.out
           .trim()
@@ -223,39 +262,46 @@ describe('command line', () => {
         });
 
         expect(
-          cli('token', 'revoke', '--tenant', 'example', secret),
+          await cli('token', 'revoke', '--tenant', 'example', secret),
         ).toMatchObject({ code: 0, out: 'Revoked.\n' });
         // By the id token list shows: the app token listed last.
         const id = lines.at(-1).id as string;
         expect(id).toMatch(/^[0-9a-f-]{36}$/);
-        expect(cli('token', 'revoke', '--tenant', 'example', id)).toMatchObject(
-          {
-            code: 0,
-            out: 'Revoked.\n',
-          },
-        );
-        const after = cli('token', 'list', '--tenant', 'example')
-          .out.trim()
+        expect(
+          await cli('token', 'revoke', '--tenant', 'example', id),
+        ).toMatchObject({
+          code: 0,
+          out: 'Revoked.\n',
+        });
+        const after = (await cli('token', 'list', '--tenant', 'example')).out
+          .trim()
           .split('\n')
           .map((line) => JSON.parse(line));
         expect(after.find((t) => t.id === id)).toMatchObject({ revoked: true });
         expect(
-          cli('token', 'revoke', '--tenant', 'example', secret),
+          await cli('token', 'revoke', '--tenant', 'example', secret),
         ).toMatchObject({
           code: 1,
           err: 'No live token with that id or secret in this tenant.\n',
         });
       });
 
-      it('refuses bad token requests with a clear message', () => {
+      it('refuses bad token requests with a clear message', async () => {
         expect(
-          cli('token', 'create', '--tenant', 'example', '--identity', 'nobody'),
+          await cli(
+            'token',
+            'create',
+            '--tenant',
+            'example',
+            '--identity',
+            'nobody',
+          ),
         ).toMatchObject({
           code: 1,
           err: 'Unknown identity "nobody" in tenant "example".\n',
         });
         expect(
-          cli(
+          await cli(
             'token',
             'create',
             '--tenant',
@@ -270,7 +316,7 @@ describe('command line', () => {
           err: 'Unknown scope everything; known: identities:read, identities:delete, scim:provision, accounts:write, friends:write, tenant:admin.\n',
         });
         expect(
-          cli(
+          await cli(
             'token',
             'create',
             '--tenant',
@@ -288,9 +334,9 @@ describe('command line', () => {
         });
       });
 
-      it('merges identities and refuses a merge that breaks a one-account provider', () => {
+      it('merges identities and refuses a merge that breaks a one-account provider', async () => {
         expect(
-          cli(
+          await cli(
             'merge',
             '--tenant',
             'example',
@@ -303,14 +349,14 @@ describe('command line', () => {
           code: 0,
           out: 'Merged "grace" into "mary".\n',
         });
-        const exported = JSON.parse(cli('export', 'example').out);
+        const exported = JSON.parse((await cli('export', 'example')).out);
         const mary = exported.identities.find(
           (i: { identityId: string }) => i.identityId === 'mary',
         );
         expect(mary.oldIdentityIds).toStrictEqual(['grace']);
         expect(mary.roles).toStrictEqual(['member']);
         expect(
-          cli(
+          await cli(
             'merge',
             '--tenant',
             'example',
@@ -325,8 +371,8 @@ describe('command line', () => {
         });
       });
 
-      it('prints the change log in order, after an id', () => {
-        const all = cli('events', '--tenant', 'example');
+      it('prints the change log in order, after an id', async () => {
+        const all = await cli('events', '--tenant', 'example');
         expect(all.code).toBe(0);
         const events = all.out
           .trim()
@@ -355,7 +401,7 @@ describe('command line', () => {
         ]);
         const ids = events.map((e: { id: string }) => BigInt(e.id));
         expect(ids).toStrictEqual([...ids].sort((a, b) => (a < b ? -1 : 1)));
-        const after = cli(
+        const after = await cli(
           'events',
           '--tenant',
           'example',
@@ -369,26 +415,26 @@ describe('command line', () => {
             .map((line) => JSON.parse(line)),
         ).toStrictEqual([events.at(-1)]);
         expect(
-          cli('events', '--tenant', 'example', '--after', 'x'),
+          await cli('events', '--tenant', 'example', '--after', 'x'),
         ).toMatchObject({
           code: 2,
           err: '--after takes an event id.\nHelp: npm run cli -- events --help\n',
         });
       });
 
-      it('changes settings, providers and issuers one at a time, and prints the audit log', () => {
+      it('changes settings, providers and issuers one at a time, and prints the audit log', async () => {
         const json = (r: { code: number | null; out: string }) => {
           expect(r.code).toBe(0);
           return JSON.parse(r.out);
         };
         expect(
-          json(cli('tenant', 'show', '--tenant', 'example')),
+          json(await cli('tenant', 'show', '--tenant', 'example')),
         ).toMatchObject({
           id: 'example',
         });
         expect(
           json(
-            cli(
+            await cli(
               'tenant',
               'set',
               '--tenant',
@@ -402,7 +448,7 @@ describe('command line', () => {
         ).toStrictEqual(['ops', 'admin']);
         expect(
           json(
-            cli(
+            await cli(
               'provider',
               'add',
               '--tenant',
@@ -419,7 +465,7 @@ describe('command line', () => {
         });
         expect(
           json(
-            cli(
+            await cli(
               'provider',
               'set',
               '--tenant',
@@ -443,7 +489,7 @@ describe('command line', () => {
         };
         expect(
           json(
-            cli(
+            await cli(
               'provider',
               'set',
               '--tenant',
@@ -456,7 +502,7 @@ describe('command line', () => {
         ).toStrictEqual(link);
         expect(
           json(
-            cli(
+            await cli(
               'provider',
               'set',
               '--tenant',
@@ -469,7 +515,7 @@ describe('command line', () => {
         ).toBeUndefined();
         expect(
           json(
-            cli(
+            await cli(
               'tenant',
               'set',
               '--tenant',
@@ -480,7 +526,7 @@ describe('command line', () => {
           ).linkReturnUrls,
         ).toStrictEqual(['https://app.example.test/linked']);
         expect(
-          cli(
+          await cli(
             'provider',
             'set',
             '--tenant',
@@ -494,7 +540,7 @@ describe('command line', () => {
           err: 'signInUrl must be an absolute http(s) URL\n',
         });
         expect(
-          cli('provider', 'remove', '--tenant', 'example', 'google'),
+          await cli('provider', 'remove', '--tenant', 'example', 'google'),
         ).toMatchObject({
           code: 1,
           err: expect.stringMatching(
@@ -502,7 +548,7 @@ describe('command line', () => {
           ),
         });
         const issuer = json(
-          cli(
+          await cli(
             'issuer',
             'add',
             '--tenant',
@@ -521,7 +567,7 @@ describe('command line', () => {
         });
         // set changes the keys given; null removes an optional one.
         const changed = json(
-          cli(
+          await cli(
             'issuer',
             'set',
             '--tenant',
@@ -533,17 +579,17 @@ describe('command line', () => {
         );
         const { jwksUri: _removed, ...kept } = issuer;
         expect(changed).toStrictEqual({ ...kept, audiences: ['b'] });
-        expect(cli('issuer', 'list', '--tenant', 'example').out).toBe(
+        expect((await cli('issuer', 'list', '--tenant', 'example')).out).toBe(
           `${JSON.stringify(changed)}\n`,
         );
         expect(
-          cli('issuer', 'add', '--tenant', 'example', '--json', '{'),
+          await cli('issuer', 'add', '--tenant', 'example', '--json', '{'),
         ).toMatchObject({
           code: 2,
           err: expect.stringMatching(/^--json is not JSON/),
         });
         expect(
-          cli(
+          await cli(
             'issuer',
             'remove',
             '--tenant',
@@ -555,14 +601,16 @@ describe('command line', () => {
           out: 'Removed issuer "http://127.0.0.1:9/cli".\n',
         });
         expect(
-          cli('provider', 'remove', '--tenant', 'example', 'gitlab'),
+          await cli('provider', 'remove', '--tenant', 'example', 'gitlab'),
         ).toMatchObject({ code: 0, out: 'Removed provider "gitlab".\n' });
-        expect(cli('provider', 'list', '--tenant', 'nosuch')).toMatchObject({
+        expect(
+          await cli('provider', 'list', '--tenant', 'nosuch'),
+        ).toMatchObject({
           code: 1,
           err: 'Unknown tenant "nosuch".\n',
         });
-        const audit = cli('audit', '--tenant', 'example')
-          .out.trim()
+        const audit = (await cli('audit', '--tenant', 'example')).out
+          .trim()
           .split('\n')
           .map((line) => JSON.parse(line));
         // The replaces of the tests above are there, with their settings.
@@ -598,7 +646,7 @@ describe('command line', () => {
       });
     });
 
-  it('keeps client secrets sealed under the operator’s keys, and rotates them', () => {
+  it('keeps client secrets sealed under the operator’s keys, and rotates them', async () => {
     const file = join(work, 'keys-tenant.json');
     const secret = (clientSecret?: string) => ({
       type: 'oidc',
@@ -625,13 +673,14 @@ describe('command line', () => {
     const keys = (...given: string[]) =>
       onPostgres ? { SECRET_KEYS: given.join(',') } : {};
     if (onPostgres)
-      expect(cli('import', file)).toMatchObject({
+      expect(await cli('import', file)).toMatchObject({
         code: 1,
         err: 'The service holds no key to seal client secrets with; its operator sets SECRET_KEYS or SECRET_KEYS_FILE.\n',
       });
     const k1 = key('k1', 1);
-    expect(cliWith({ more: keys(k1) }, 'import', file).code).toBe(0);
-    const set = cliWith(
+    expect((await cliWith({ more: keys(k1) }, 'import', file)).code).toBe(0);
+    // The binary: the secret comes through the process's standard input.
+    const set = binaryWith(
       { more: keys(k1), input: 'from-stdin\n' },
       'provider',
       'set',
@@ -647,9 +696,9 @@ describe('command line', () => {
         clientSecretSetAt: expect.stringMatching(/^\d{4}-.*Z$/),
       },
     ]);
-    const exported = cliWith({ more: keys(k1) }, 'export', 'keys').out;
+    const exported = (await cliWith({ more: keys(k1) }, 'export', 'keys')).out;
     expect(exported).not.toMatch(/from-the-file|from-stdin/);
-    const rotated = cliWith(
+    const rotated = await cliWith(
       { more: keys(key('k2', 2), k1) },
       'secret-keys',
       'rotate',
@@ -660,13 +709,14 @@ describe('command line', () => {
         out: '1 client secret sealed anew under key "k2". Keys other than it now seal nothing.\n',
       });
       expect(
-        cliWith({ more: keys(k1) }, 'secret-keys', 'rotate'),
+        await cliWith({ more: keys(k1) }, 'secret-keys', 'rotate'),
       ).toMatchObject({
         code: 1,
         out: '0 client secrets sealed anew under key "k1". 1 secret no key of this command opens (keys/gh): set them again.\n',
       });
       expect(
-        cliWith({ more: keys(key('k2', 2)) }, 'secret-keys', 'rotate').out,
+        (await cliWith({ more: keys(key('k2', 2)) }, 'secret-keys', 'rotate'))
+          .out,
       ).toBe(
         '0 client secrets sealed anew under key "k2". Keys other than it now seal nothing.\n',
       );
@@ -688,13 +738,15 @@ describe('command line', () => {
     }
     // Sealed anew, set when it was: the same time of setting.
     expect(
-      JSON.parse(cliWith({ more: keys(key('k2', 2)) }, 'export', 'keys').out)
-        .accountProviders[0].link,
+      JSON.parse(
+        (await cliWith({ more: keys(key('k2', 2)) }, 'export', 'keys')).out,
+      ).accountProviders[0].link,
     ).toStrictEqual(JSON.parse(exported).accountProviders[0].link);
   });
 
   it('explains its usage', () => {
-    const result = cli();
+    // The binary: its exit code 2.
+    const result = binary();
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/^Usage: npm run cli -- <command>/);
   });
@@ -704,28 +756,32 @@ describe('command line', () => {
       DATABASE_URL: `postgresql://postgres@127.0.0.1:${await closedPort()}/closed`,
     };
     const help = (...args: string[]) => cliWith({ more: closed }, ...args);
-    const usage = help('--help');
+    // The binary, and in this process the same.
+    const usage = binaryWith({ more: closed }, '--help');
     expect(usage).toMatchObject({ code: 0, err: '', database: undefined });
     expect(usage.out).toMatch(/^Usage: npm run cli -- <command>/);
     expect(usage.out).toContain('\n  token create --tenant <t> ');
-    expect(help('help')).toStrictEqual(usage);
-    const create = help('token', 'create', '--help');
+    expect(await help('--help')).toStrictEqual(usage);
+    expect(await help('help')).toStrictEqual(usage);
+    const create = await help('token', 'create', '--help');
     expect(create).toMatchObject({ code: 0, err: '', database: undefined });
     expect(create.out).toMatch(
       /^Usage: npm run cli -- token create --tenant <t>\n/,
     );
     expect(create.out).toContain('\n  --ttl <n>(s|m|h|d)   how long it lives');
-    expect(help('help', 'token', 'create')).toStrictEqual(create);
+    expect(await help('help', 'token', 'create')).toStrictEqual(create);
   });
 
-  it('refuses wrong usage with exit code 2 before it opens the database', () => {
-    expect(cli('token', 'create', '--tenant', 'demo')).toStrictEqual({
+  it('refuses wrong usage with exit code 2 before it opens the database', async () => {
+    expect(await cli('token', 'create', '--tenant', 'demo')).toStrictEqual({
       code: 2,
       out: '',
       err: 'Name either --identity (an access token) or --app (an app token).\nHelp: npm run cli -- token create --help\n',
       database: undefined,
     });
-    expect(cli('token', 'list', '--tenant', 'demo', '--all')).toMatchObject({
+    expect(
+      await cli('token', 'list', '--tenant', 'demo', '--all'),
+    ).toMatchObject({
       code: 2,
       out: '',
       err: expect.stringMatching(
@@ -735,12 +791,12 @@ describe('command line', () => {
     });
   });
 
-  it('says a tenant that does not exist is unknown, exit code 1, for every command', () => {
+  it('says a tenant that does not exist is unknown, exit code 1, for every command', async () => {
     for (const args of [
       ['token', 'list', '--tenant', 'nope'],
       ['events', '--tenant', 'nope'],
     ])
-      expect(cli(...args)).toMatchObject({
+      expect(await cli(...args)).toMatchObject({
         code: 1,
         out: '',
         err: 'Unknown tenant "nope".\n',
@@ -748,6 +804,7 @@ describe('command line', () => {
   });
 
   it('names a wrongly configured variable', () => {
+    // The binary: the variables of its process.
     const result = spawnSync(
       process.execPath,
       [join(ROOT, 'dist', 'cli.js'), 'migrate'],
@@ -762,6 +819,28 @@ describe('command line', () => {
     );
   });
 });
+
+/** What a command showed: its exit code, standard output, the database it named first on standard error, the rest of it. */
+function seen(code: number | null, out: string, stderr: string) {
+  const [, database, err] = /^(?:Database: (.*)\n)?([\s\S]*)$/.exec(stderr)!;
+  return { code, out, err, database };
+}
+
+/** Sends what is written to `stream` to `to` instead, until the function it returns is called. */
+function divert(
+  stream: NodeJS.WriteStream,
+  to: (text: string) => void,
+): () => void {
+  const spy = jest
+    .spyOn(stream, 'write')
+    .mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      to(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+      const done = rest.find((arg) => typeof arg === 'function');
+      if (done) process.nextTick(done as () => void);
+      return true;
+    });
+  return () => spy.mockRestore();
+}
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
