@@ -1,4 +1,9 @@
-import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import {
+  ArgumentMetadata,
+  PipeTransform,
+  ValidationPipe,
+  ValidationPipeOptions,
+} from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import {
   ExpressAdapter,
@@ -7,6 +12,7 @@ import {
 import express, { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { InvalidRequest } from './common/errors';
+import { chain } from './common/http/chain';
 import { answerClientErrors } from './common/http/client-errors';
 import {
   httpPolicy,
@@ -74,24 +80,7 @@ export function configureApp(
         'X-Request-Id',
       ],
     });
-  app.use(app.get(RequestObserver).middleware);
-  app.use(httpPolicy(app.get(RouteTable)));
-  // Charged before the body is read, so that 413, 415 and malformed JSON
-  // answers carry the rate-limit headers too.
-  app.use(app.get(RateLimiter).middleware);
-  // Past the rate limit, so that a refused request costs no lookup.
-  if (config.databaseReplicaUrls.length)
-    app.use(app.get(ReadRouting).middleware);
-  app.use(requireJsonBody);
-  // A directory replaces a whole Group's members in one body: SCIM's
-  // requests may be larger than the API's own.
-  const scimJson = express.json({
-    limit: SCIM_BODY_LIMIT,
-    type: SCIM_MEDIA_TYPES,
-  });
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    SCIM_PATH.test(req.path) ? scimJson(req, res, next) : next(),
-  );
+  app.use(requestLayers(app, config));
   app.useBodyParser('json', { limit: API_BODY_LIMIT, type: SCIM_MEDIA_TYPES });
   const metrics = app.get(Metrics);
   app.useGlobalFilters(
@@ -125,12 +114,48 @@ export function configureApp(
 }
 
 /**
+ * What every request passes before the routes, in this order, as one
+ * middleware (chain.ts: Express's work per middleware is paid once).
+ */
+function requestLayers(app: NestExpressApplication, config: AppConfig) {
+  // A directory replaces a whole Group's members in one body: SCIM's
+  // requests may be larger than the API's own.
+  const scimJson = express.json({
+    limit: SCIM_BODY_LIMIT,
+    type: SCIM_MEDIA_TYPES,
+  });
+  return chain(
+    app.get(RequestObserver).middleware,
+    httpPolicy(app.get(RouteTable)),
+    // Charged before the body is read, so that 413, 415 and malformed
+    // JSON answers carry the rate-limit headers too.
+    app.get(RateLimiter).middleware,
+    // Past the rate limit, so that a refused request costs no lookup.
+    ...(config.databaseReplicaUrls.length
+      ? [app.get(ReadRouting).middleware]
+      : []),
+    requireJsonBody,
+    (req: Request, res: Response, next: NextFunction) =>
+      SCIM_PATH.test(req.path) ? scimJson(req, res, next) : next(),
+  );
+}
+
+/**
  * The validation pipe, which leaves alone a query with no parameters: every
  * query parameter is optional, so there is nothing to check, and most reads
- * send none.
+ * send none. What it does not check is handed on at once, without a
+ * promise: a custom parameter (the caller, the exchange; the pipe does not
+ * validate custom decorators, and hands them on unchanged) and that query.
  */
-class QueryAwareValidationPipe extends ValidationPipe {
-  async transform(value: unknown, metadata: ArgumentMetadata) {
+class QueryAwareValidationPipe implements PipeTransform {
+  private readonly pipe: ValidationPipe;
+
+  constructor(options: ValidationPipeOptions) {
+    this.pipe = new ValidationPipe(options);
+  }
+
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (metadata.type === 'custom') return value;
     if (metadata.type === 'query' && metadata.metatype && isEmptyObject(value))
       return new (metadata.metatype as new () => object)();
     // The whole query only: @Query('name') hands over one value.
@@ -142,7 +167,7 @@ class QueryAwareValidationPipe extends ValidationPipe {
       value !== null
     )
       refuseBracketed(value as Record<string, unknown>, metadata.metatype);
-    return super.transform(value, metadata);
+    return this.pipe.transform(value, metadata);
   }
 }
 

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
 import { pathParam } from '../common/http/request-context';
 import { AuthService } from './auth.service';
-import { bearerToken } from '../common/http/credentials';
+import { bearerToken, queryOf } from '../common/http/credentials';
 import { Principal } from '../identity/principal';
 
 /** What the strategy reads of a request: the token's places and the tenant. */
@@ -32,7 +32,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     bearerToken(req);
     const view: TokenRequest = {
       headers: req.headers,
-      query: req.query,
+      query: queryOf(req) as Request['query'],
       params: req.params,
     };
     super.authenticate(view as Request, options);

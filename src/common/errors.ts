@@ -270,7 +270,7 @@ export class MethodNotAllowed extends DomainError {
   readonly status = 405;
   readonly slug = 'method-not-allowed';
   readonly title = 'Method not allowed';
-  constructor(method: string, allow: string[]) {
+  constructor(method: string, allow: readonly string[]) {
     super(`${method} is not allowed here; allowed: ${allow.join(', ')}.`);
     this.headers['Allow'] = allow.join(', ');
   }

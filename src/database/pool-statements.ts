@@ -1,5 +1,6 @@
 import { Pool, types } from 'pg';
 import type { StatementNames } from './statement-names';
+import { parseTextArray } from './text-array';
 
 /**
  * Runs SQL text with its values on a pool or a driver adapter, its rows
@@ -14,21 +15,20 @@ type TypeId = Parameters<typeof types.getTypeParser>[0];
 
 const TEXT_ARRAY_OID = 1009;
 const INT8_ARRAY_OID = 1016;
-const parseTextArray = types.getTypeParser(
-  TEXT_ARRAY_OID as TypeId,
-  'text',
-) as Parse;
 const toBigInt: Parse = (text) => BigInt(text);
 // A timestamp without a time zone is UTC, as Prisma reads it.
 const utc: Parse = (text) => new Date(`${text.replace(' ', 'T')}Z`);
 
-/** int8 and int8[] as bigints, timestamp as UTC; every other type as `pg` parses it. */
+/**
+ * int8 and int8[] as bigints, timestamp as UTC, text[] as pg reads it but
+ * without its cost per character (text-array.ts); every other type as `pg`
+ * parses it.
+ */
 const PARSERS: Record<number, Parse> = {
   [types.builtins.INT8]: toBigInt,
   [INT8_ARRAY_OID]: (text) =>
-    (parseTextArray(text) as (string | null)[]).map((v) =>
-      v === null ? null : BigInt(v),
-    ),
+    parseTextArray(text).map((v) => (v === null ? null : BigInt(v))),
+  [TEXT_ARRAY_OID]: parseTextArray,
   [types.builtins.TIMESTAMP]: utc,
 };
 

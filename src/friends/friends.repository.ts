@@ -97,9 +97,9 @@ const FRIENDS = statement((p: FriendsParams) =>
       eb
         .selectFrom('page')
         .select(
-          sql<string>`string_agg(json_strip_nulls(row_to_json((
+          sql<string>`'[' || coalesce(string_agg(json_strip_nulls(row_to_json((
             SELECT f FROM (SELECT ${ENTRY}) AS f
-          )))::text, ',' ORDER BY n)`.as('items'),
+          )))::text, ',' ORDER BY n), '') || ']'`.as('items'),
         )
         .as('items'),
       eb
@@ -222,7 +222,10 @@ export class FriendsRepository {
       afterId,
       limit,
     });
-    const items = `[${found.items ?? ''}]`;
+    // The array whole, brackets and all, as PostgreSQL wrote it: a string
+    // made in JavaScript of it would be copied again (flattened) when it
+    // is hashed and sent, a megabyte for a list of thousands.
+    const items = found.items ?? '[]';
     // The sort key of the last friend: its display name ('' when absent), its id.
     if (
       limit === null ||

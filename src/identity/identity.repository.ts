@@ -76,10 +76,17 @@ export function identityOf(
   row: Nullable<IdentityRecord>,
 ): IdentityRecord | null {
   if (row.identityId === null) return null;
-  const identity: Record<string, unknown> = {};
+  // A copy of the template is made whole at once (its keys in this order),
+  // rather than grown key by key.
+  const identity: Record<string, unknown> = { ...IDENTITY_TEMPLATE };
   for (const key of IDENTITY_KEYS) identity[key] = row[key];
   return identity as IdentityRecord;
 }
+
+/** An IdentityRecord's keys, in order, as identityOf's copies start. */
+const IDENTITY_TEMPLATE: Record<string, unknown> = Object.fromEntries(
+  IDENTITY_KEYS.map((key) => [key, null]),
+);
 
 /**
  * Columns a write may change: the identity's fields, and what a SCIM

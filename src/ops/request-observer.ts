@@ -22,7 +22,8 @@ export class RequestObserver {
 
   readonly middleware = (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
-    res.once('finish', () => {
+    // A response finishes once: `on` rather than `once`, which wraps the listener.
+    res.on('finish', () => {
       const ms = performance.now() - started;
       const route = req.route?.path as string | undefined;
       this.metrics.record(

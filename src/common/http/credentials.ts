@@ -6,6 +6,31 @@ export interface TokenSources {
   headers: IncomingMessage['headers'];
   rawHeaders: string[];
   query: Record<string, unknown>;
+  url?: string;
+}
+
+/** The query of a request with no query string: nothing to parse. */
+const NO_QUERY: Record<string, unknown> = Object.freeze(
+  Object.create(null) as Record<string, unknown>,
+);
+
+/**
+ * The request's query parameters. Express parses them again on each read
+ * of `req.query`; a URL without `?` has none, and is not parsed at all.
+ */
+export function queryOf(req: Pick<TokenSources, 'query' | 'url'>) {
+  return req.url !== undefined && !req.url.includes('?') ? NO_QUERY : req.query;
+}
+
+/** How many Authorization headers the request has, whatever their case. */
+function authorizationHeaders(rawHeaders: string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    // Lowered only when it can be the one: no string made for the others.
+    if (name.length === 13 && name.toLowerCase() === 'authorization') count++;
+  }
+  return count;
 }
 
 const BEARER = /^bearer (\S+)$/i;
@@ -22,21 +47,16 @@ const BEARER_SCHEME = /^bearer(\s|$)/i;
  * The rate limiter keys its budgets on the same token.
  */
 export function bearerToken(req: TokenSources): string | undefined {
-  const headers = req.rawHeaders.filter(
-    (_, i) =>
-      i % 2 === 0 && req.rawHeaders[i].toLowerCase() === 'authorization',
-  );
-  const inQuery = Object.prototype.hasOwnProperty.call(
-    req.query,
-    'access_token',
-  );
-  if (headers.length > 1)
+  const headers = authorizationHeaders(req.rawHeaders);
+  const query = queryOf(req);
+  const inQuery = Object.prototype.hasOwnProperty.call(query, 'access_token');
+  if (headers > 1)
     throw new InvalidRequest('Send one Authorization header, not several.');
-  if (headers.length && inQuery)
+  if (headers && inQuery)
     throw new InvalidRequest(
       'Send the access token either in the Authorization header or in access_token, not both.',
     );
-  if (headers.length) {
+  if (headers) {
     const header = req.headers.authorization ?? '';
     if (!BEARER_SCHEME.test(header.trim())) return undefined;
     const token = BEARER.exec(header)?.[1];
@@ -47,7 +67,7 @@ export function bearerToken(req: TokenSources): string | undefined {
     return token;
   }
   if (!inQuery) return undefined;
-  const token = req.query.access_token;
+  const token = query.access_token;
   if (typeof token !== 'string')
     throw new InvalidRequest(
       'Send one access token, not several access_token parameters.',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TENANT_ID } from '../validation/field-rules';
 import type { Request } from 'express';
+import { queryOf } from './credentials';
 
 /** A client's X-Request-Id is echoed when it has this shape. */
 export const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,7 +29,10 @@ export function requestState(req: Request): RequestState {
 
 /** Whether the request carries its token in the URL (RFC 6750 §2.3). */
 export function hasTokenInQuery(req: Request): boolean {
-  return Object.prototype.hasOwnProperty.call(req.query ?? {}, 'access_token');
+  return Object.prototype.hasOwnProperty.call(
+    queryOf(req) ?? {},
+    'access_token',
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { compile, match } from 'path-to-regexp';
+import { compile, match, pathToRegexp } from 'path-to-regexp';
 
 /** The methods the service knows, in the order `Allow` lists them (after OPTIONS). */
 export const METHODS = ['GET', 'HEAD', 'PUT', 'DELETE', 'POST', 'PATCH'];
@@ -29,11 +29,15 @@ export interface Route {
 
 const route = (method: string, template: string): Route => {
   const matcher = match(template, { sensitive: true });
+  const { regexp } = pathToRegexp(template, { sensitive: true });
   return {
     method,
     template,
     params: template.split(':').length - 1,
-    matches: (path) => matcher(path) !== false,
+    // A path without a percent sign has nothing to decode, so nothing that
+    // decoding could refuse: the pattern alone answers, with no match made.
+    matches: (path) =>
+      path.includes('%') ? matcher(path) !== false : regexp.test(path),
   };
 };
 
@@ -55,8 +59,17 @@ const join = (...parts: string[]) =>
  * a test checks that no fixed segment under `{id}` can be an identity.
  */
 /** How many segments a path or a template has, a trailing slash aside. */
-const segmentsOf = (path: string) =>
-  path.replace(/(.)\/$/, '$1').split('/').length;
+const segmentsOf = (path: string) => {
+  let slashes = 0;
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1))
+    slashes++;
+  // `path.replace(/(.)\/$/, '$1').split('/').length`, with no string made.
+  const trailing =
+    path.length > 1 &&
+    path.endsWith('/') &&
+    !/[\n\r\u2028\u2029]/.test(path[path.length - 2]);
+  return slashes + 1 - (trailing ? 1 : 0);
+};
 
 @Injectable()
 export class RouteTable {
@@ -96,17 +109,30 @@ export class RouteTable {
    * (fewest parameters) decides, so that `DELETE …/v1/accounts` is a 405,
    * not a deletion of an identity called "accounts".
    */
-  allowedMethods(path: string): string[] | undefined {
+  allowedMethods(path: string): readonly string[] | undefined {
     this.bySegments ??= Map.groupBy(this.routes, (r) => segmentsOf(r.template));
-    const candidates = (this.bySegments.get(segmentsOf(path)) ?? []).filter(
-      (r) => r.matches(path),
-    );
-    if (candidates.length === 0) return undefined;
-    const fewest = Math.min(...candidates.map((r) => r.params));
-    const methods = new Set(
-      candidates.filter((r) => r.params === fewest).map((r) => r.method),
-    );
-    if (methods.has('GET')) methods.add('HEAD');
-    return METHODS.filter((m) => methods.has(m));
+    // One pass, nothing made per request: the methods of the matching
+    // routes with the fewest parameters, as a set of bits.
+    let fewest = Infinity;
+    let methods = 0;
+    for (const r of this.bySegments.get(segmentsOf(path)) ?? []) {
+      if (r.params > fewest || !r.matches(path)) continue;
+      if (r.params < fewest) [fewest, methods] = [r.params, 0];
+      methods |= methodBit(r.method);
+    }
+    if (fewest === Infinity) return undefined;
+    if (methods & methodBit('GET')) methods |= methodBit('HEAD');
+    return methodLists[methods];
   }
 }
+
+/** A method's bit in a set of methods (0 for one the service does not know). */
+const methodBit = (method: string) => {
+  const at = METHODS.indexOf(method);
+  return at < 0 ? 0 : 1 << at;
+};
+
+/** Each set of methods as the list `Allow` names, in METHODS' order. */
+const methodLists = Array.from({ length: 1 << METHODS.length }, (_, bits) =>
+  Object.freeze(METHODS.filter((_m, at) => bits & (1 << at))),
+);

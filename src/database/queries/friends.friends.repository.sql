@@ -65,28 +65,31 @@ with
 select
   (
     select
-      string_agg(
-        json_strip_nulls(
-          row_to_json(
-            (
-              SELECT
-                f
-              FROM
-                (
-                  SELECT
-                    page.identity_id AS "identityId",
-                    page.display_name AS "displayName",
-                    nullif(page.small_pictures, '{}') AS "smallPictures",
-                    nullif(page.medium_pictures, '{}') AS "mediumPictures",
-                    nullif(page.large_pictures, '{}') AS "largePictures"
-                ) AS f
+      '[' || coalesce(
+        string_agg(
+          json_strip_nulls(
+            row_to_json(
+              (
+                SELECT
+                  f
+                FROM
+                  (
+                    SELECT
+                      page.identity_id AS "identityId",
+                      page.display_name AS "displayName",
+                      nullif(page.small_pictures, '{}') AS "smallPictures",
+                      nullif(page.medium_pictures, '{}') AS "mediumPictures",
+                      nullif(page.large_pictures, '{}') AS "largePictures"
+                  ) AS f
+              )
             )
-          )
-        )::text,
-        ','
-        ORDER BY
-          n
-      ) as "items"
+          )::text,
+          ','
+          ORDER BY
+            n
+        ),
+        ''
+      ) || ']' as "items"
     from
       "page"
   ) as "items",

@@ -14,7 +14,7 @@ import {
 import { TooManyRequests } from '../../common/errors';
 import { requestState } from '../../common/http/request-context';
 import { AppConfig } from '../../config/app-config';
-import type { Counters } from './counters';
+import type { Counters, WindowCount } from './counters';
 
 export const COUNTERS = Symbol('COUNTERS');
 
@@ -64,12 +64,21 @@ export class RateLimiter implements OnApplicationShutdown {
     if (!state.limited) return next();
     const token = bearerTokenOrNone(req);
     if (token) state.tokenKey = tokenKey(token);
-    this.charge(
-      res,
+    const counted = this.counters.hit(
       state.tokenKey ? `token:${state.tokenKey}` : `address:${req.ip}`,
-      this.config.rateLimit,
-    ).then(() => next(), next);
+      this.windowMs(),
+    );
+    // Counted in this process: answered at once, without a promise.
+    if (!(counted instanceof Promise)) return next(this.admit(res, counted));
+    counted.then((known) => next(this.admit(res, known)), next);
   };
+
+  /** The 429 past the request budget, once the count's headers are set. */
+  private admit(res: Response, counted: WindowCount) {
+    const limit = this.config.rateLimit;
+    const reset = this.setHeaders(res, counted, limit);
+    return counted.count > limit ? new TooManyRequests(reset) : undefined;
+  }
 
   /** The key of the request's token: the middleware's, computed once. */
   private keyOf(req: Request): string | undefined {
@@ -82,12 +91,12 @@ export class RateLimiter implements OnApplicationShutdown {
   /** Charges a failed authentication to the client address's budget of failures. */
   async chargeFailedAuthentication(req: Request, res: Response): Promise<void> {
     const limit = this.config.rateLimitFailedAuthentications;
-    const { count, resetMs } = await this.charge(
-      res,
+    const counted = await this.counters.hit(
       `failed:${req.ip}`,
-      limit,
-      false,
+      this.windowMs(),
     );
+    this.setHeaders(res, counted, limit);
+    const { count, resetMs } = counted;
     if (count >= limit) this.spent.set(req.ip!, Date.now() + resetMs);
     if (count > limit)
       throw new TooManyRequests(Math.max(1, Math.ceil(resetMs / 1000)));
@@ -119,23 +128,21 @@ export class RateLimiter implements OnApplicationShutdown {
     if (key) this.valid.set(key, true);
   }
 
-  private async charge(
+  private windowMs(): number {
+    return this.config.rateLimitWindowSeconds * 1000;
+  }
+
+  /** Sets the rate-limit headers of a count; the seconds until its window ends. */
+  private setHeaders(
     res: Response,
-    bucket: string,
+    { count, resetMs }: WindowCount,
     limit: number,
-    refuse = true,
-  ) {
-    const counted = await this.counters.hit(
-      bucket,
-      this.config.rateLimitWindowSeconds * 1000,
-    );
-    const { count, resetMs } = counted;
+  ): number {
     const reset = Math.max(1, Math.ceil(resetMs / 1000));
     res.setHeader('RateLimit-Limit', String(limit));
     res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - count)));
     res.setHeader('RateLimit-Reset', String(reset));
-    if (refuse && count > limit) throw new TooManyRequests(reset);
-    return counted;
+    return reset;
   }
 
   onApplicationShutdown(): Promise<void> {
