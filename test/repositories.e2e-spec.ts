@@ -209,6 +209,8 @@ describe('repositories', () => {
       relatedIdentityId: 'null',
       occurredAt: 'Date',
       version: 'bigint',
+      // Set while tracing is on only.
+      traceParent: 'null',
     });
     const applied = await t.app.get(ReadinessRepository).appliedMigrations();
     expect(applied.every((name) => typeof name === 'string')).toBe(true);
