@@ -6,6 +6,7 @@ import { RouteTable } from './common/http/route-table';
 import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import { AdminModule } from './admin/admin.module';
+import { AdminIdentitiesModule } from './admin-identities/admin-identities.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { SecretsModule } from './common/secrets/secrets.module';
@@ -40,6 +41,7 @@ export class AppModule {
         IdentityModule,
         ScimModule,
         AdminModule,
+        AdminIdentitiesModule,
         WebhooksModule,
         WebhookDeliveryModule,
         ...(config.databaseReplicaUrls.length ? [ReadRoutingModule] : []),

@@ -55,7 +55,7 @@ const LAYERS = [
   ['auth'],
   ['tenants'],
   ['accounts', 'friends', 'roles', 'scim', 'admin'],
-  ['webhooks'],
+  ['webhooks', 'admin-identities'],
   [''],
 ];
 const layerOf = (folder: string) =>

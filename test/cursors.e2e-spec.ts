@@ -120,6 +120,8 @@ describe('cursors of every paged route', () => {
       .send({ url: 'https://hooks.example/in' })
       .expect(201);
     webhook = made.body.id;
+    // A second event of ann's, so that her change log has pages.
+    await tenant.as(ANN.token).put('', { locality: 'fr-FR' }).expect(200);
     await t
       .http()
       .post(`/${tenant.id}/api/admin/v1/webhooks`)
@@ -138,6 +140,10 @@ describe('cursors of every paged route', () => {
       { path: `${admin}/token-issuers`, as: ADMIN, keys: 1 },
       { path: `${admin}/webhooks`, as: ADMIN, keys: 1 },
       { path: `${admin}/webhooks/${webhook}/attempts`, as: ADMIN, keys: 1 },
+      { path: `${admin}/identities`, as: ADMIN, keys: 1 },
+      { path: `${admin}/identities/ann/friends`, as: ADMIN, keys: 2 },
+      { path: `${admin}/identities/ann/roles`, as: ADMIN, keys: 1 },
+      { path: `${admin}/identities/ann/events`, as: ADMIN, keys: 1 },
       { path: `${tenant.api}/friends`, as: ANN, keys: 2 },
       { path: `${tenant.api}/ann/friends`, as: ANN, keys: 2 },
       { path: `${tenant.api}/roles`, as: ANN, keys: 1 },
@@ -194,6 +200,12 @@ describe('cursors of every paged route', () => {
       ['9999999999999999999'],
     ],
     ['a number where text goes', '/webhooks', [1]],
+    [
+      'an event id beyond int8',
+      '/identities/ann/events',
+      ['9223372036854775808'],
+    ],
+    ['a number where an identityId goes', '/identities', [1]],
   ])(
     'refuses %s on %s with the 400 of a cursor it did not issue',
     async (_what, route, key) => {

@@ -19,5 +19,6 @@ import { LinkTickets } from './link-tickets';
     LinkClient,
     LinkTickets,
   ],
+  exports: [AccountsService],
 })
 export class AccountsModule {}

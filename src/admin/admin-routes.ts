@@ -12,9 +12,11 @@ import {
   ApiAdminRoute,
   ApiConditionalGet,
   ApiIfMatch,
+  ApiMergedRedirect,
   ApiPaging,
   NoContent,
 } from '../common/http/api-docs';
+import { IDENTITY_ID_SCHEMA } from '../identity/identity.dto';
 import { Route, stack } from '../common/http/route';
 import {
   headers,
@@ -66,6 +68,40 @@ export const adminList = (path: string, doc: RouteDoc, type: Type) =>
     ApiOkResponse({
       type: [type],
       headers: headers(...RATE_LIMIT, 'ETag', 'Link'),
+    }),
+  );
+
+/**
+ * GET of an identity of the tenant at `path` (`:id`, or `:id/<what>` for
+ * something of it), answered conditionally: the access guard reads the
+ * identity, 404 when there is none, 308 to the same path under the
+ * identity a merged-away id now belongs to. `paged`: a page at a time.
+ */
+export const adminIdentityRead = (
+  path: string,
+  doc: RouteDoc,
+  answer: { type: Type | [Type]; paged?: boolean },
+) =>
+  stack(
+    Route('GET', path),
+    Access('admin-identity'),
+    operation(doc),
+    ApiAdminRoute(404),
+    ApiParam({
+      name: 'id',
+      description: 'an identityId of the tenant',
+      schema: { ...IDENTITY_ID_SCHEMA, example: 'bob' },
+    }),
+    ApiConditionalGet(),
+    ApiMergedRedirect(),
+    ...(answer.paged ? [ApiPaging()] : []),
+    ApiOkResponse({
+      type: answer.type,
+      headers: headers(
+        ...RATE_LIMIT,
+        'ETag',
+        ...(answer.paged ? ['Link' as const] : []),
+      ),
     }),
   );
 

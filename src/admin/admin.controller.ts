@@ -13,6 +13,7 @@ import {
   CreatedTokenResponse,
   TenantSettingsPatch,
   TenantSettingsResponse,
+  TokenListQuery,
   TokenRequestBody,
   TokenResponse,
 } from './admin.dto';
@@ -88,15 +89,20 @@ export class AdminController {
   @Token.list({
     summary: 'The tenant’s tokens, a page at a time',
     description:
-      'By creation, then id; revoked and expired ones too. Never a secret.',
+      'By creation, then id; revoked and expired ones too. Never a secret. identityId or appId keeps one identity’s or app’s only (the next page’s link repeats them).',
   })
   async getTokens(
     @Caller() caller: AppCaller,
-    @Query() query: PageQuery,
+    @Query() query: TokenListQuery,
     @Http() http: Exchange,
   ): Promise<string | undefined> {
-    return answerPage(http, query, TOKENS_ORDER, (page) =>
-      this.admin.listTokens(caller.tenantId, page),
+    const filter = { identityId: query.identityId, appId: query.appId };
+    return answerPage(
+      http,
+      query,
+      TOKENS_ORDER,
+      (page) => this.admin.listTokens(caller.tenantId, filter, page),
+      filter,
     );
   }
 

@@ -5,13 +5,18 @@ import {
   IsIn,
   IsInt,
   IsOptional,
+  IsString,
   Length,
   Max,
   Min,
+  ValidateBy,
 } from 'class-validator';
 import { SCOPES } from '../identity/principal';
+import { PageQuery } from '../common/pagination';
 import {
   IDENTITY_ID,
+  IDENTITY_ID_MAX_LENGTH,
+  isStorableText,
   PROVIDER_ID,
   STORABLE_TEXT,
 } from '../common/validation/field-rules';
@@ -37,6 +42,38 @@ const OptionalName = () =>
     ApiPropertyOptional({
       minLength: 1,
       maxLength: 200,
+      pattern: STORABLE_TEXT.source,
+    }),
+  );
+
+/**
+ * A parameter that chooses what a list holds (`?q=`, `?appId=`): given
+ * once, 1 to `max` characters the database can store.
+ */
+export const ListFilter = (max: number, description: string) =>
+  applyDecorators(
+    IsOptional(),
+    // Given twice, it is an array: that is the one thing said of it.
+    IsString({ message: 'must be given once' }),
+    ValidateBy(
+      {
+        name: 'isFilterLength',
+        validator: {
+          validate: (value: unknown) =>
+            typeof value !== 'string' ||
+            (value.length >= 1 && value.length <= max),
+        },
+      },
+      { message: `must be 1 to ${max} characters` },
+    ),
+    ValidateBy(
+      { name: 'isStorableText', validator: { validate: isStorableText } },
+      { message: 'must not contain U+0000 or a lone surrogate' },
+    ),
+    ApiPropertyOptional({
+      description,
+      minLength: 1,
+      maxLength: max,
       pattern: STORABLE_TEXT.source,
     }),
   );
@@ -100,6 +137,14 @@ export class TokenResponse {
       'when it was last accepted, to the minute: written at most once a minute',
   })
   lastUsedAt?: string;
+}
+
+/** The token list's page, and which tokens it holds. */
+export class TokenListQuery extends PageQuery {
+  @ListFilter(IDENTITY_ID_MAX_LENGTH, 'only the access tokens of this identity')
+  identityId?: string;
+  @ListFilter(200, 'only the app tokens of this app')
+  appId?: string;
 }
 
 export class CreatedTokenResponse extends TokenResponse {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SCOPES } from '../identity/principal';
-import type { TokenSummary } from '../auth/token.repository';
+import type { TokenFilter, TokenSummary } from '../auth/token.repository';
 import { TokensService } from '../auth/tokens.service';
 import { AppConfig } from '../config/app-config';
 import {
@@ -118,8 +118,10 @@ export class AdminService {
     return result;
   }
 
+  /** A page of the tenant's tokens, those of one identity or app when `filter` names one. */
   async listTokens(
     tenantId: string,
+    filter: TokenFilter,
     page: Page,
   ): Promise<Collection<TokenResponse[]>> {
     const limit = page.limit ?? DEFAULT_LIMIT;
@@ -127,7 +129,12 @@ export class AdminService {
       createdAt: instantKey(page.after[0]),
       id: uuidKey(page.after[1]),
     };
-    const rows = await this.tokens.findTokens(tenantId, after, limit + 1);
+    const rows = await this.tokens.findTokens(
+      tenantId,
+      filter,
+      after,
+      limit + 1,
+    );
     return pageFrom(rows.map(tokenResponse), { limit }, (token) => [
       token.createdAt,
       token.tokenId,

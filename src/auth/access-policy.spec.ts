@@ -83,3 +83,31 @@ describe('identityView for writing accounts and friendships', () => {
     ).toBe(view);
   });
 });
+
+describe('identityView in the administration API', () => {
+  it.each([
+    ['self', access('me'), 'forbidden'],
+    ['admin', access('boss', true), 'forbidden'],
+    ['friend', access('pal'), 'forbidden'],
+    ['app with tenant:admin', app(['tenant:admin']), 'full'],
+    [
+      'app with every other scope',
+      app([
+        'identities:read',
+        'identities:delete',
+        'scim:provision',
+        'accounts:write',
+        'friends:write',
+      ]),
+      'forbidden',
+    ],
+  ] as const)('%s: %s', (_who, caller, view) => {
+    expect(
+      identityView(
+        caller,
+        { identityId: 'me', isFriend: true },
+        'admin-identity',
+      ),
+    ).toBe(view);
+  });
+});

@@ -25,13 +25,16 @@ export interface TargetFacts {
  * admins and apps with `identities:delete` delete; a friend, who can see
  * the identity, is refused (403). Accounts and friendships of `{id}` are
  * written by app tokens with accounts:write or friends:write alone (403 for
- * access tokens, an admin's included).
+ * access tokens, an admin's included). The administration API's identities
+ * are for its own tokens alone, which see each whole (mayAdminister).
  */
 export function identityView(
   caller: Principal,
   target: TargetFacts,
   rule: IdentityRule,
 ): View | 'forbidden' {
+  if (rule === 'admin-identity')
+    return mayAdminister(caller) ? 'full' : 'forbidden';
   if (caller.kind === 'app')
     return caller.scopes.includes(scopeOf(rule)) ? 'full' : 'forbidden';
   // Accounts and friendships are recorded by applications, not by the
@@ -55,6 +58,7 @@ export function scopeOf(rule: IdentityRule): string {
     'identity-delete': SCOPE_DELETE,
     'identity-accounts-write': SCOPE_ACCOUNTS_WRITE,
     'identity-friends-write': SCOPE_FRIENDS_WRITE,
+    'admin-identity': SCOPE_TENANT_ADMIN,
   }[rule];
 }
 

@@ -8,7 +8,11 @@ import {
   OtherTenantAdminToken,
   RouteNotFound,
 } from '../common/errors';
-import { ACCESS_RULE, AccessRule } from '../common/http/access.decorator';
+import {
+  ACCESS_RULE,
+  AccessRule,
+  ADMIN_RULES,
+} from '../common/http/access.decorator';
 
 /**
  * The global authentication guard: every route needs a valid token unless
@@ -40,7 +44,11 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
       return allowed;
     } catch (error) {
       // Another tenant's administration does not exist for its admins.
-      if (rule === 'admin' && error instanceof OtherTenantAdminToken)
+      if (
+        rule !== undefined &&
+        ADMIN_RULES.has(rule) &&
+        error instanceof OtherTenantAdminToken
+      )
         throw new RouteNotFound(http.getRequest<Request>().path);
       // A token that fails also costs its client address (a 429 past it).
       if (error instanceof AuthenticationRequired && error.tokenSent) {

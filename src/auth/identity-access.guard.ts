@@ -57,10 +57,7 @@ export class IdentityAccessGuard implements CanActivate {
       return true;
     }
     if (rule === 'admin') {
-      if (!mayAdminister(caller))
-        throw new Forbidden(
-          'The admin API needs an app token with the tenant:admin scope.',
-        );
+      if (!mayAdminister(caller)) throw new Forbidden(ADMIN_ONLY);
       return true;
     }
     if (!rule || !IDENTITY_RULES.includes(rule))
@@ -109,7 +106,12 @@ export class IdentityAccessGuard implements CanActivate {
   }
 }
 
+/** Why a token that may not administer the tenant is refused its administration API. */
+const ADMIN_ONLY =
+  'The admin API needs an app token with the tenant:admin scope.';
+
 function forbiddenReason(caller: Principal, rule: IdentityRule): string {
+  if (rule === 'admin-identity') return ADMIN_ONLY;
   if (caller.kind === 'app')
     return `This app token lacks the ${scopeOf(rule)} scope.`;
   if (rule === 'identity-accounts-write')

@@ -62,6 +62,12 @@ const liveTokens = (tx: Transaction, tenantId: string) =>
     },
   });
 
+/** Which tokens a list holds: those of one identity, or of one app. */
+export interface TokenFilter {
+  identityId?: string;
+  appId?: string;
+}
+
 /** Registered tokens, as the command line and the admin API manage them. */
 @Injectable()
 export class TokenRepository {
@@ -135,15 +141,20 @@ export class TokenRepository {
     });
   }
 
-  /** A page of the tenant's tokens by creation, then id, after `after`. */
+  /** A page of the tenant's tokens that `filter` keeps, by creation, then id, after `after`. */
   findTokens(
     tenantId: string,
+    filter: TokenFilter,
     after: { createdAt: Date; id: string } | undefined,
     limit: number,
   ): Promise<TokenSummary[]> {
     return this.database.models.token.findMany({
       where: {
         tenantId,
+        ...(filter.identityId !== undefined && {
+          identityId: filter.identityId,
+        }),
+        ...(filter.appId !== undefined && { appId: filter.appId }),
         ...(after && {
           OR: [
             { createdAt: { gt: after.createdAt } },

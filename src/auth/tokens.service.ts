@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { InvalidRequest } from '../common/errors';
 import { SCOPES } from '../identity/principal';
-import { TokenRepository, TokenSummary } from './token.repository';
+import { TokenFilter, TokenRepository, TokenSummary } from './token.repository';
 import { generateTokenSecret, hashTokenSecret } from './token-secret';
 
 export interface TokenRequest {
@@ -122,13 +122,14 @@ export class TokensService {
       : Promise.resolve(null);
   }
 
-  /** A page of the tenant's tokens by creation, then id. */
+  /** A page of the tenant's tokens that `filter` keeps, by creation, then id. */
   findTokens(
     tenantId: string,
+    filter: TokenFilter,
     after: { createdAt: Date; id: string } | undefined,
     limit: number,
   ): Promise<TokenSummary[]> {
-    return this.tokens.findTokens(tenantId, after, limit);
+    return this.tokens.findTokens(tenantId, filter, after, limit);
   }
 
   listTokens(tenantId: string): Promise<TokenSummary[]> {

@@ -211,3 +211,9 @@ export function condition(fragment: Prisma.Sql): RawBuilder<boolean> {
     ...fragment.values,
   );
 }
+
+/**
+ * `value` as a LIKE pattern (with `ESCAPE '\'`) that matches it literally:
+ * `%`, `_` and the escape character itself escaped.
+ */
+export const escapeLike = (value: string) => value.replace(/[\\%_]/g, '\\$&');

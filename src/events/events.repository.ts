@@ -250,6 +250,39 @@ export function eventsOf(
         WHERE s."identityId" IS NOT NULL) AS ordered)`;
 }
 
+/** The largest id an event can have: no cursor yet, every event is before it. */
+const LAST_ID = 9223372036854775807n;
+
+/**
+ * An identity's events before `beforeId`, newest first, at most `limit`
+ * (an index range of identity_event_tenant_id_identity_id_id_idx). Never
+ * the trace they belong to.
+ */
+const IDENTITY_EVENTS = statement(
+  (p: {
+    tenantId: string;
+    identityId: string;
+    beforeId: bigint;
+    limit: number;
+  }) =>
+    builder
+      .selectFrom('identity_event')
+      .select([
+        'id',
+        'tenant_id as tenantId',
+        'identity_id as identityId',
+        'type',
+        'fields',
+        'related_identity_id as relatedIdentityId',
+        'occurred_at as occurredAt',
+      ])
+      .where('tenant_id', '=', p.tenantId)
+      .where('identity_id', '=', p.identityId)
+      .where('id', '<', p.beforeId)
+      .orderBy('id', 'desc')
+      .limit(p.limit),
+);
+
 @Injectable()
 export class EventsRepository {
   constructor(private readonly database: Database) {}
@@ -265,6 +298,22 @@ export class EventsRepository {
       take: limit,
     });
   }
+
+  /** The identity's events before `beforeId` (all without it), newest first, at most `limit`. */
+  findIdentityEvents(
+    tenantId: string,
+    identityId: string,
+    beforeId: bigint | undefined,
+    limit: number,
+  ): Promise<EventRecord[]> {
+    return this.database.read.rows(IDENTITY_EVENTS, {
+      tenantId,
+      identityId,
+      beforeId: beforeId ?? LAST_ID,
+      limit,
+    });
+  }
+
   /**
    * Drops audit log entries older than `days`, oldest first, at most
    * PRUNE_BATCHES × PRUNE_BATCH of them; how many went. Each statement

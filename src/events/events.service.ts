@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventRecord, EventsRepository } from './events.repository';
 
-/** An event as the command line prints it, one JSON line each. */
+/** An event as the command line prints it (one JSON line each) and the admin API shows it. */
 export interface IdentityEvent {
   id: string;
   tenantId: string;
@@ -24,6 +24,22 @@ export class EventsService {
     return (await this.events.findEvents(tenantId, afterId, limit)).map(
       toIdentityEvent,
     );
+  }
+
+  /** The identity's events before `beforeId` (all without it), newest first, at most `limit`. */
+  async identityEvents(
+    tenantId: string,
+    identityId: string,
+    beforeId: bigint | undefined,
+    limit: number,
+  ): Promise<IdentityEvent[]> {
+    const rows = await this.events.findIdentityEvents(
+      tenantId,
+      identityId,
+      beforeId,
+      limit,
+    );
+    return rows.map(toIdentityEvent);
   }
 }
 

@@ -6,5 +6,6 @@ import { FriendsService } from './friends.service';
 @Module({
   controllers: [FriendsController],
   providers: [FriendsService, FriendsRepository],
+  exports: [FriendsService],
 })
 export class FriendsModule {}

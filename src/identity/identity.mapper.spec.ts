@@ -3,6 +3,7 @@ import { IdentityRecord } from './identity.record';
 import {
   pickFields,
   PUBLIC_FIELDS,
+  toFieldsResponse,
   toIdentityResponse,
 } from './identity.mapper';
 
@@ -83,6 +84,31 @@ describe('toIdentityResponse', () => {
       userNamePasswordAccountUserName: 'n',
     });
     expect(new Set(Object.keys(full))).toStrictEqual(new Set(FIELD_NAMES));
+  });
+});
+
+describe('toFieldsResponse', () => {
+  it('answers the fields of a row that holds only them, as the whole identity answers them', () => {
+    const row = {
+      identityId: 'x',
+      userName: null,
+      emailAddress: 'e@x.example',
+      smallPictures: [],
+      disabled: false,
+    };
+    expect(
+      toFieldsResponse(row, [
+        'identityId',
+        'userName',
+        'emailAddress',
+        'smallPictures',
+        'disabled',
+      ]),
+    ).toStrictEqual({
+      identityId: 'x',
+      emailAddress: 'e@x.example',
+      disabled: false,
+    });
   });
 });
 

@@ -8,7 +8,12 @@ import {
   IdentityResponse,
   PartialIdentityResponse,
 } from './identity.dto';
-import { FIELD_NAMES, FieldKind, IDENTITY_FIELDS } from './identity-fields';
+import {
+  FIELD_NAMES,
+  FieldKind,
+  IDENTITY_FIELDS,
+  IdentityFieldValues,
+} from './identity-fields';
 import { IdentityRecord } from './identity.record';
 
 export { PUBLIC_FIELDS } from './identity-fields';
@@ -43,10 +48,21 @@ function present(target: Answer, field: string, value: unknown) {
 
 /** The whole identity as its owner, an admin or a reading app sees it. */
 export function toIdentityResponse(row: IdentityRecord): IdentityResponse {
+  return toFieldsResponse(row, FIELD_NAMES) as IdentityResponse;
+}
+
+/**
+ * The `fields` of a row (its columns named as the fields), each answered
+ * as the whole identity answers it, in the order given.
+ */
+export function toFieldsResponse<F extends IdentityField>(
+  row: Pick<IdentityFieldValues, F>,
+  fields: readonly F[],
+): Pick<IdentityResponse, F> {
   const body: Answer = {};
-  for (const field of FIELD_NAMES)
+  for (const field of fields)
     ANSWER[IDENTITY_FIELDS[field].kind](body, field, row[field]);
-  return body as unknown as IdentityResponse;
+  return body as Pick<IdentityResponse, F>;
 }
 
 /** Keeps the named fields of a response, and identityId always. */

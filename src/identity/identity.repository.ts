@@ -53,20 +53,28 @@ type ColumnOf<K extends keyof IdentityRecord> = K extends IdentityField
   : K;
 
 /** A column of the identity aliased `i`, selected as its field. */
-type IdentitySelection = {
-  [K in keyof IdentityRecord]: `i.${ColumnOf<K>} as ${K}`;
-}[keyof IdentityRecord];
+type IdentitySelection<K extends keyof IdentityRecord> = {
+  [F in K]: `i.${ColumnOf<F>} as ${F}`;
+}[K];
+
+/**
+ * The columns of `keys` from the table aliased `i`, each named as its
+ * field: the row types the builder infers for them are the schema's.
+ */
+export const identitySelection = <K extends keyof IdentityRecord>(
+  keys: readonly K[],
+) =>
+  keys.map(
+    (key) => `i.${IDENTITY_COLUMN[key]} as ${key}` as IdentitySelection<K>,
+  );
 
 /**
  * The columns of an IdentityRecord from the table aliased `i`, named as its
  * fields, for statements (src/database/sql.ts) that read an identity
- * together with other facts in one round trip: the row types the builder
- * infers for them are the schema's, and identityOf holds them to
- * IdentityRecord.
+ * together with other facts in one round trip: identityOf holds the rows
+ * to IdentityRecord.
  */
-export const IDENTITY_SELECTION = IDENTITY_KEYS.map(
-  (key) => `i.${IDENTITY_COLUMN[key]} as ${key}` as IdentitySelection,
-);
+export const IDENTITY_SELECTION = identitySelection(IDENTITY_KEYS);
 
 /**
  * The identity in a row that selected IDENTITY_SELECTION through an outer

@@ -23,7 +23,7 @@ const TAGS: Record<string, string> = {
   roles: 'roles, whole or a page at a time',
   scim: 'the SCIM 2.0 service provider (RFC 7644): provisioning of users',
   admin:
-    'the tenant administration API: its settings, account providers, token issuers, tokens and audit log (app tokens with tenant:admin)',
+    'the tenant administration API: its settings, account providers, token issuers, tokens and audit log, and its identities to read (app tokens with tenant:admin)',
   link: 'where browsers go to link an account: a link URL, and the callback a provider sends them back to (no token: the link URL’s ticket says who links)',
   [PROTOCOL_TAG]: 'OPTIONS: the methods each path allows',
 };

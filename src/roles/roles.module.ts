@@ -6,5 +6,6 @@ import { RolesService } from './roles.service';
 @Module({
   controllers: [RolesController],
   providers: [RolesService, RolesRepository],
+  exports: [RolesService],
 })
 export class RolesModule {}

@@ -1,5 +1,6 @@
 import { Filter, parse } from 'scim2-parse-filter';
 import { InvalidRequest } from '../common/errors';
+import { escapeLike } from '../database/sql';
 import { Prisma } from '../generated/prisma/client';
 import { USER_SCHEMA } from './scim-schemas';
 import type { Filterable, FilterAttributes } from './scim-filter-attributes';
@@ -24,9 +25,6 @@ const COMPARISONS: Record<string, string> = {
   lt: '<',
   le: '<=',
 };
-
-/** `%`, `_` and the escape character itself match literally in LIKE. */
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, '\\$&');
 
 const LIKE: Record<string, (v: string) => string> = {
   co: (v) => `%${escapeLike(v)}%`,

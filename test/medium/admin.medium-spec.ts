@@ -1,6 +1,8 @@
 import { AccountsRepository } from '../../src/accounts/accounts.repository';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { LinkTickets } from '../../src/accounts/link-tickets';
+import { AdminIdentitiesRepository } from '../../src/admin-identities/admin-identities.repository';
+import { AdminIdentitiesService } from '../../src/admin-identities/admin-identities.service';
 import { AccountProvidersRepository } from '../../src/admin/account-providers.repository';
 import { AccountProvidersService } from '../../src/admin/account-providers.service';
 import { AdminRepository } from '../../src/admin/admin.repository';
@@ -14,6 +16,7 @@ import { TokenRepository } from '../../src/auth/token.repository';
 import { TokensService } from '../../src/auth/tokens.service';
 import { SecretBox } from '../../src/common/secrets/secret-box';
 import { EventsRepository } from '../../src/events/events.repository';
+import { EventsService } from '../../src/events/events.service';
 import { TenantsRepository } from '../../src/tenants/tenants.repository';
 import { TenantsService } from '../../src/tenants/tenants.service';
 import { WebhooksRepository } from '../../src/webhooks/webhooks.repository';
@@ -230,6 +233,71 @@ describe(WebhooksService.name, () => {
     expect(
       (await webhooks.listWebhooks(file.tenant.id, {})).items,
     ).toStrictEqual([]);
+  });
+});
+
+describe(AdminIdentitiesService.name, () => {
+  const m = useMediumService(AdminIdentitiesService, {
+    real: [AdminIdentitiesRepository, EventsService, EventsRepository],
+  });
+
+  it('finds identities by a part of any key, literally, a page at a time', async () => {
+    const file = await m.newTenant({
+      identities: [
+        identity('a_b', { displayName: '50% off' }),
+        identity('axb', { userName: 'Five0' }),
+        identity('cy', {
+          emailAddress: 'cy@example.org',
+          emailAddresses: ['cy@example.org', 'A_B.x@example.org'],
+        }),
+      ],
+    });
+    const search = m.get(AdminIdentitiesService);
+    const ids = async (text: string | undefined, limit?: number) => {
+      const { items, next } = await search.findIdentities(
+        file.tenant.id,
+        text,
+        { limit },
+      );
+      return [items.map((found) => found.identityId), next];
+    };
+    expect(await ids('A_B')).toStrictEqual([['a_b', 'cy'], undefined]);
+    expect(await ids('0%')).toStrictEqual([['a_b'], undefined]);
+    expect(await ids('five')).toStrictEqual([['axb'], undefined]);
+    expect(await ids(undefined, 2)).toStrictEqual([
+      ['a_b', 'axb'],
+      { limit: 2, after: ['axb'] },
+    ]);
+    expect(
+      await search.findIdentities(file.tenant.id, undefined, {
+        limit: 2,
+        after: ['axb'],
+      }),
+    ).toStrictEqual({
+      items: [{ identityId: 'cy', emailAddress: 'cy@example.org' }],
+    });
+  });
+
+  it('lists the identity’s own events, as the command line prints them', async () => {
+    const file = await m.newTenant({
+      identities: [identity('ada'), identity('bob')],
+    });
+    const search = m.get(AdminIdentitiesService);
+    const first = await search.identityEvents(file.tenant.id, 'ada', {
+      limit: 1,
+    });
+    expect(first).toStrictEqual({
+      items: [
+        {
+          id: expect.stringMatching(/^\d+$/),
+          tenantId: file.tenant.id,
+          identityId: 'ada',
+          type: 'imported',
+          fields: [],
+          occurredAt: expect.stringMatching(/Z$/),
+        },
+      ],
+    });
   });
 });
 

@@ -627,7 +627,7 @@ export interface paths {
         };
         /**
          * The tenant’s tokens, a page at a time
-         * @description By creation, then id; revoked and expired ones too. Never a secret. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         * @description By creation, then id; revoked and expired ones too. Never a secret. identityId or appId keeps one identity’s or app’s only (the next page’s link repeats them). App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
          */
         get: operations["getTokens"];
         put?: never;
@@ -814,6 +814,150 @@ export interface paths {
          * @description Answers 204 with `Allow: OPTIONS, GET, HEAD, PUT, DELETE`, for any tenant and without a token; other methods than these are answered 405 with the same list.
          */
         options: operations["optionsIssuer"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/api/admin/v1/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant’s identities, a page at a time
+         * @description By identityId; with q, only those whose identityId, userName, displayName or an e-mail address holds it (A–Z matching a–z, every character literal). A merged-away id is no identity of its own. The next page’s link repeats q. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         */
+        get: operations["getIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows
+         * @description Answers 204 with `Allow: OPTIONS, GET, HEAD`, for any tenant and without a token; other methods than these are answered 405 with the same list.
+         */
+        options: operations["optionsIdentities"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/api/admin/v1/identities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An identity of the tenant
+         * @description The same body and ETag as the identity API gives an app token with identities:read. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         */
+        get: operations["getAdminIdentity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows
+         * @description Answers 204 with `Allow: OPTIONS, GET, HEAD`, for any tenant and without a token; other methods than these are answered 405 with the same list.
+         */
+        options: operations["optionsAdminIdentity"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/api/admin/v1/identities/{id}/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An identity’s accounts, one entry per provider of the tenant
+         * @description In the tenant’s provider order. The same body and ETag as the identity API gives an app token with identities:read. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         */
+        get: operations["getAdminIdentityAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows
+         * @description Answers 204 with `Allow: OPTIONS, GET, HEAD`, for any tenant and without a token; other methods than these are answered 405 with the same list.
+         */
+        options: operations["optionsAdminIdentityAccounts"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/api/admin/v1/identities/{id}/friends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An identity’s friends
+         * @description By display name, then identityId; the whole list, or a page of it with limit. The same body and ETag as the identity API gives an app token with identities:read. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         */
+        get: operations["getAdminIdentityFriends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows
+         * @description Answers 204 with `Allow: OPTIONS, GET, HEAD`, for any tenant and without a token; other methods than these are answered 405 with the same list.
+         */
+        options: operations["optionsAdminIdentityFriends"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/api/admin/v1/identities/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An identity’s roles
+         * @description By name; the whole list, or a page of it with limit. The same body and ETag as the identity API gives an app token with identities:read. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         */
+        get: operations["getAdminIdentityRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows
+         * @description Answers 204 with `Allow: OPTIONS, GET, HEAD`, for any tenant and without a token; other methods than these are answered 405 with the same list.
+         */
+        options: operations["optionsAdminIdentityRoles"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{tenant}/api/admin/v1/identities/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An identity’s change log, newest first, a page at a time
+         * @description Its events as the command line’s events prints them: what changed (field names, never values), when, and for merges the other identity. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         */
+        get: operations["getAdminIdentityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods this path allows
+         * @description Answers 204 with `Allow: OPTIONS, GET, HEAD`, for any tenant and without a token; other methods than these are answered 405 with the same list.
+         */
+        options: operations["optionsAdminIdentityEvents"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1941,6 +2085,78 @@ export interface components {
             accountProvider?: string;
             /** @description when sent (as GET gives it), the path’s id */
             id?: string;
+        };
+        IdentitySummaryResponse: {
+            /**
+             * @description unique identifier of the identity
+             * @example alice
+             */
+            identityId: string;
+            /**
+             * @description display name
+             * @example Alice Martin
+             */
+            displayName?: string;
+            /**
+             * @description the profile user name, unique in the tenant (in any case)
+             * @example alice
+             */
+            userName?: string;
+            /**
+             * Format: email
+             * @description primary e-mail address
+             * @example alice@demo.example
+             */
+            emailAddress?: string;
+            /**
+             * @description small profile pictures; left out when there are none
+             * @example [
+             *       "https://pictures.demo.example/alice/s.jpg"
+             *     ]
+             */
+            smallPictures?: string[];
+            /**
+             * @description medium profile pictures; left out when there are none
+             * @example [
+             *       "https://pictures.demo.example/alice/m.jpg"
+             *     ]
+             */
+            mediumPictures?: string[];
+            /**
+             * @description large profile pictures; left out when there are none
+             * @example [
+             *       "https://pictures.demo.example/alice/l.jpg"
+             *     ]
+             */
+            largePictures?: string[];
+        };
+        IdentityEventResponse: {
+            /**
+             * @description its position in the change log, increasing per tenant
+             * @example 6
+             */
+            id: string;
+            /** @example demo */
+            tenantId: string;
+            /** @example bob */
+            identityId: string;
+            /** @enum {string} */
+            type: "imported" | "created" | "updated" | "deleted" | "merged";
+            /**
+             * @description the names of the fields that changed, never their values
+             * @example [
+             *       "displayName",
+             *       "surname"
+             *     ]
+             */
+            fields: string[];
+            /** @description for merges only: on merged, the identity merged in; on its deleted, the identity it was merged into */
+            relatedIdentityId?: string;
+            /**
+             * Format: date-time
+             * @description when it was committed
+             */
+            occurredAt: string;
         };
         WebhookResponse: {
             /** @example wh_0mc2pq5w8k3n4v6x7y9z1a2b3c */
@@ -11570,6 +11786,10 @@ export interface operations {
     getTokens: {
         parameters: {
             query?: {
+                /** @description only the access tokens of this identity */
+                identityId?: string;
+                /** @description only the app tokens of this app */
+                appId?: string;
                 /** @description at most this many elements (1–1000); a Link rel="next" header follows when there are more */
                 limit?: number;
                 /** @description the opaque cursor of a Link rel="next" header */
@@ -15622,6 +15842,1887 @@ export interface operations {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     /** @description the methods this path allows */
                     Allow: "OPTIONS, GET, HEAD, PUT, DELETE";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getIdentities: {
+        parameters: {
+            query?: {
+                /** @description only the identities whose identityId, userName, displayName or one of whose e-mail addresses holds this text, A–Z matching a–z; % and _ are no wildcards */
+                q?: string;
+                /** @description at most this many elements (1–1000); a Link rel="next" header follows when there are more */
+                limit?: number;
+                /** @description the opaque cursor of a Link rel="next" header */
+                cursor?: string;
+            };
+            header?: {
+                /** @description answer 304, without a body, if the ETag is one of these */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentitySummaryResponse"][];
+                };
+            };
+            /** @description not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description no valid token for this tenant (none, unknown, expired, revoked, of another tenant, or an unknown tenant) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description not permitted: a disabled identity, a missing scope, or an app token on a current-identity path */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; a link confirmation whose code is unknown, spent, expired or another identity’s; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description this path does not allow the method; Allow lists those it does */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 405;
+                    };
+                };
+            };
+            /** @description Accept excludes JSON */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 406;
+                    };
+                };
+            };
+            /** @description the request budget (of the token, of the client address, or of its failed authentications) is spent; retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description the database, or a JWT issuer's keys, cannot be reached, or the database stopped a query that took too long; retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    optionsIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tenant; any value: OPTIONS does not look it up */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content; Allow lists the methods */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "OPTIONS, GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getAdminIdentity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description answer 304, without a body, if the ETag is one of these */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description an identityId of the tenant */
+                id: string;
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityResponse"];
+                };
+            };
+            /** @description not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the identity was merged into another: Location is the same path under it (for callers allowed to read it; 404 for others) */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description no valid token for this tenant (none, unknown, expired, revoked, of another tenant, or an unknown tenant) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description not permitted: a disabled identity, a missing scope, or an app token on a current-identity path */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; a link confirmation whose code is unknown, spent, expired or another identity’s; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description this path does not allow the method; Allow lists those it does */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 405;
+                    };
+                };
+            };
+            /** @description Accept excludes JSON */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 406;
+                    };
+                };
+            };
+            /** @description the request budget (of the token, of the client address, or of its failed authentications) is spent; retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description the database, or a JWT issuer's keys, cannot be reached, or the database stopped a query that took too long; retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    optionsAdminIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an identityId of the tenant; any value: OPTIONS does not look it up */
+                id: string;
+                /** @description the tenant; any value: OPTIONS does not look it up */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content; Allow lists the methods */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "OPTIONS, GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getAdminIdentityAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description answer 304, without a body, if the ETag is one of these */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description an identityId of the tenant */
+                id: string;
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountProviderResponse"][];
+                };
+            };
+            /** @description not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the identity was merged into another: Location is the same path under it (for callers allowed to read it; 404 for others) */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description no valid token for this tenant (none, unknown, expired, revoked, of another tenant, or an unknown tenant) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description not permitted: a disabled identity, a missing scope, or an app token on a current-identity path */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; a link confirmation whose code is unknown, spent, expired or another identity’s; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description this path does not allow the method; Allow lists those it does */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 405;
+                    };
+                };
+            };
+            /** @description Accept excludes JSON */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 406;
+                    };
+                };
+            };
+            /** @description the request budget (of the token, of the client address, or of its failed authentications) is spent; retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description the database, or a JWT issuer's keys, cannot be reached, or the database stopped a query that took too long; retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    optionsAdminIdentityAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an identityId of the tenant; any value: OPTIONS does not look it up */
+                id: string;
+                /** @description the tenant; any value: OPTIONS does not look it up */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content; Allow lists the methods */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "OPTIONS, GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getAdminIdentityFriends: {
+        parameters: {
+            query?: {
+                /** @description at most this many elements (1–1000); a Link rel="next" header follows when there are more */
+                limit?: number;
+                /** @description the opaque cursor of a Link rel="next" header */
+                cursor?: string;
+            };
+            header?: {
+                /** @description answer 304, without a body, if the ETag is one of these */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description an identityId of the tenant */
+                id: string;
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FriendResponse"][];
+                };
+            };
+            /** @description not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the identity was merged into another: Location is the same path under it (for callers allowed to read it; 404 for others) */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description no valid token for this tenant (none, unknown, expired, revoked, of another tenant, or an unknown tenant) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description not permitted: a disabled identity, a missing scope, or an app token on a current-identity path */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; a link confirmation whose code is unknown, spent, expired or another identity’s; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description this path does not allow the method; Allow lists those it does */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 405;
+                    };
+                };
+            };
+            /** @description Accept excludes JSON */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 406;
+                    };
+                };
+            };
+            /** @description the request budget (of the token, of the client address, or of its failed authentications) is spent; retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description the database, or a JWT issuer's keys, cannot be reached, or the database stopped a query that took too long; retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    optionsAdminIdentityFriends: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an identityId of the tenant; any value: OPTIONS does not look it up */
+                id: string;
+                /** @description the tenant; any value: OPTIONS does not look it up */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content; Allow lists the methods */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "OPTIONS, GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getAdminIdentityRoles: {
+        parameters: {
+            query?: {
+                /** @description at most this many elements (1–1000); a Link rel="next" header follows when there are more */
+                limit?: number;
+                /** @description the opaque cursor of a Link rel="next" header */
+                cursor?: string;
+            };
+            header?: {
+                /** @description answer 304, without a body, if the ETag is one of these */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description an identityId of the tenant */
+                id: string;
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleResponse"][];
+                };
+            };
+            /** @description not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the identity was merged into another: Location is the same path under it (for callers allowed to read it; 404 for others) */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description no valid token for this tenant (none, unknown, expired, revoked, of another tenant, or an unknown tenant) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description not permitted: a disabled identity, a missing scope, or an app token on a current-identity path */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; a link confirmation whose code is unknown, spent, expired or another identity’s; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description this path does not allow the method; Allow lists those it does */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 405;
+                    };
+                };
+            };
+            /** @description Accept excludes JSON */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 406;
+                    };
+                };
+            };
+            /** @description the request budget (of the token, of the client address, or of its failed authentications) is spent; retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description the database, or a JWT issuer's keys, cannot be reached, or the database stopped a query that took too long; retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    optionsAdminIdentityRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an identityId of the tenant; any value: OPTIONS does not look it up */
+                id: string;
+                /** @description the tenant; any value: OPTIONS does not look it up */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content; Allow lists the methods */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "OPTIONS, GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+        };
+    };
+    getAdminIdentityEvents: {
+        parameters: {
+            query?: {
+                /** @description at most this many elements (1–1000); a Link rel="next" header follows when there are more */
+                limit?: number;
+                /** @description the opaque cursor of a Link rel="next" header */
+                cursor?: string;
+            };
+            header?: {
+                /** @description answer 304, without a body, if the ETag is one of these */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description an identityId of the tenant */
+                id: string;
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityEventResponse"][];
+                };
+            };
+            /** @description not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the identity was merged into another: Location is the same path under it (for callers allowed to read it; 404 for others) */
+            308: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid query or body values, unknown or read-only body fields, two tokens, a malformed Authorization header or path, malformed JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 400;
+                    };
+                };
+            };
+            /** @description no valid token for this tenant (none, unknown, expired, revoked, of another tenant, or an unknown tenant) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 401;
+                    };
+                };
+            };
+            /** @description not permitted: a disabled identity, a missing scope, or an app token on a current-identity path */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 403;
+                    };
+                };
+            };
+            /** @description no such identity, or one the caller may not see; on the write paths of accounts and friends, no such account or friendship; a link confirmation whose code is unknown, spent, expired or another identity’s; on the admin API, no such token, provider or issuer (and, for another tenant’s admin token, no such administration) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 404;
+                    };
+                };
+            };
+            /** @description this path does not allow the method; Allow lists those it does */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 405;
+                    };
+                };
+            };
+            /** @description Accept excludes JSON */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 406;
+                    };
+                };
+            };
+            /** @description the request budget (of the token, of the client address, or of its failed authentications) is spent; retry after Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 429;
+                    };
+                };
+            };
+            /** @description the request headers are larger than 16 KiB in all (a token, If-Match or If-None-Match stays within 8,192 characters); the connection is then closed */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 431;
+                    };
+                };
+            };
+            /** @description an unexpected error, logged with the request id that detail quotes */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the token's request budget per window; absent when the body was refused before routing */
+                    "RateLimit-Limit"?: number;
+                    /** @description requests left in the current window; absent when the body was refused before routing */
+                    "RateLimit-Remaining"?: number;
+                    /** @description seconds until the current window ends; absent when the body was refused before routing */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 500;
+                    };
+                };
+            };
+            /** @description the database, or a JWT issuer's keys, cannot be reached, or the database stopped a query that took too long; retry after Retry-After */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"] & {
+                        /** @enum {unknown} */
+                        status?: 503;
+                    };
+                };
+            };
+        };
+    };
+    optionsAdminIdentityEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an identityId of the tenant; any value: OPTIONS does not look it up */
+                id: string;
+                /** @description the tenant; any value: OPTIONS does not look it up */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description no content; Allow lists the methods */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description the methods this path allows */
+                    Allow: "OPTIONS, GET, HEAD";
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -14,6 +14,8 @@ import { SetMetadata } from '@nestjs/common';
  *   app tokens with friends:write only.
  * - `scim`: the SCIM service provider; app tokens with scim:provision only.
  * - `admin`: the tenant's administration API; app tokens with tenant:admin only.
+ * - `admin-identity`: reads of `{id}` in the administration API; app tokens
+ *   with tenant:admin only, which see every identity of the tenant whole.
  */
 export type AccessRule = 'public' | 'current' | 'scim' | 'admin' | IdentityRule;
 
@@ -23,7 +25,8 @@ export type IdentityRule =
   | 'identity-relations'
   | 'identity-delete'
   | 'identity-accounts-write'
-  | 'identity-friends-write';
+  | 'identity-friends-write'
+  | 'admin-identity';
 
 export const IDENTITY_RULES: readonly string[] = [
   'identity',
@@ -31,12 +34,20 @@ export const IDENTITY_RULES: readonly string[] = [
   'identity-delete',
   'identity-accounts-write',
   'identity-friends-write',
+  'admin-identity',
 ];
 
 /** The rules of reads: only they follow a merge to the surviving identity. */
 export const READ_RULES: ReadonlySet<string> = new Set([
   'identity',
   'identity-relations',
+  'admin-identity',
+]);
+
+/** The rules of the administration API: another tenant's admin token finds no route there (404). */
+export const ADMIN_RULES: ReadonlySet<string> = new Set([
+  'admin',
+  'admin-identity',
 ]);
 
 export const ACCESS_RULE = 'access-rule';

@@ -39,3 +39,24 @@ where
   )
 returning
   "id";
+
+-- IDENTITY_EVENTS
+-- $1 tenantId, $2 identityId, $3 beforeId, $4 limit
+select
+  "id",
+  "tenant_id" as "tenantId",
+  "identity_id" as "identityId",
+  "type",
+  "fields",
+  "related_identity_id" as "relatedIdentityId",
+  "occurred_at" as "occurredAt"
+from
+  "identity_event"
+where
+  "tenant_id" = $1
+  and "identity_id" = $2
+  and "id" < $3
+order by
+  "id" desc
+limit
+  $4;
