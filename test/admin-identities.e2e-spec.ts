@@ -370,6 +370,14 @@ describe('identities in the administration API', () => {
     }
   });
 
+  it('counts the characters of q as code points, as the document’s maxLength does', async () => {
+    const res = await get(
+      `/identities?q=${encodeURIComponent('😀'.repeat(200))}`,
+      '/identities',
+    );
+    expect([res.status, res.body]).toStrictEqual([200, []]);
+  });
+
   it('refuses a q, limit or cursor it cannot take: 400 naming it', async () => {
     const refused = (field: string, message: string, path: string) => [
       400,
@@ -441,7 +449,13 @@ describe('identities in the administration API', () => {
       ['/identities/ann/roles', '/identities/{id}/roles'],
       ['/identities/ann/events', '/identities/{id}/events'],
     ];
-    for (const [path, template] of paths)
+    // Refused for the caller alone, before the id is looked at: one no
+    // identity can have is 403 too, not 404.
+    const refusedPaths = [
+      ...paths,
+      ['/identities/a%00b/roles', '/identities/{id}/roles'],
+    ];
+    for (const [path, template] of refusedPaths)
       for (const secret of [READER.token, ANN.token, CRM.token]) {
         const res = await get(path, template, secret);
         expect([path, res.status, res.body]).toStrictEqual([

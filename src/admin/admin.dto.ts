@@ -61,7 +61,8 @@ export const ListFilter = (max: number, description: string) =>
         validator: {
           validate: (value: unknown) =>
             typeof value !== 'string' ||
-            (value.length >= 1 && value.length <= max),
+            // Characters as JSON Schema's maxLength counts them: code points.
+            (value.length >= 1 && [...value].length <= max),
         },
       },
       { message: `must be 1 to ${max} characters` },

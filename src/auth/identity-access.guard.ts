@@ -60,6 +60,9 @@ export class IdentityAccessGuard implements CanActivate {
       if (!mayAdminister(caller)) throw new Forbidden(ADMIN_ONLY);
       return true;
     }
+    // Decided by the caller alone: refused before anything is read.
+    if (rule === 'admin-identity' && !mayAdminister(caller))
+      throw new Forbidden(ADMIN_ONLY);
     if (!rule || !IDENTITY_RULES.includes(rule))
       throw new Forbidden('This route declares no access rule.');
     const identityId = pathParam(req, 'id');

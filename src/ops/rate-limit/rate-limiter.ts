@@ -70,7 +70,8 @@ export class RateLimiter implements OnApplicationShutdown {
     );
     // Counted in this process: answered at once, without a promise.
     if (!(counted instanceof Promise)) return next(this.admit(res, counted));
-    counted.then((known) => next(this.admit(res, known)), next);
+    // A failed count, or a throw while answering it, goes to the error handlers.
+    counted.then((known) => this.admit(res, known)).then(next, next);
   };
 
   /** The 429 past the request budget, once the count's headers are set. */
