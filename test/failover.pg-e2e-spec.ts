@@ -22,8 +22,14 @@ import { until } from './support/until';
 
 const ROOT = resolve(__dirname, '..');
 const DATABASE = 'identity';
-/** The request time limit and the connection attempt's, short: a refusal must come within it. */
+/** The request time limit and the connection attempt's, short. */
 const REQUEST_LIMIT_MS = 2000;
+/**
+ * A refusal comes, it does not hang: within a connection attempt to each of
+ * the two servers and a second for the rest, on a loaded machine too (the
+ * client gives up at 10 s, which would fail the test anyway).
+ */
+const REFUSAL_WITHIN_MS = 2 * REQUEST_LIMIT_MS + 1000;
 const SETTINGS = {
   SEED_DEMO: 'false',
   RATE_LIMIT: '1000000',
@@ -202,7 +208,7 @@ function expectDatabaseUnavailable(res: Answer) {
     retryAfter: '5',
     body: DATABASE_UNAVAILABLE,
   });
-  expect(res.ms).toBeLessThan(REQUEST_LIMIT_MS);
+  expect(res.ms).toBeLessThan(REFUSAL_WITHIN_MS);
 }
 
 describe('a failover of the primary, the standby listed first', () => {
