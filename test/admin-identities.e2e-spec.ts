@@ -75,7 +75,7 @@ const nextOf = (res: Response) =>
 describe('identities in the administration API', () => {
   const t = useTestApp();
   const tenant = useTenant(t, FILE, { each: true });
-  const { admin } = adminRequests(t, () => tenant, ADMIN.token);
+  const { admin, refusal } = adminRequests(t, () => tenant, ADMIN.token);
   let expectConforms: ReturnType<typeof openApiValidator>;
   beforeAll(async () => {
     expectConforms = openApiValidator(
@@ -379,19 +379,6 @@ describe('identities in the administration API', () => {
   });
 
   it('refuses a q, limit or cursor it cannot take: 400 naming it', async () => {
-    const refused = (field: string, message: string, path: string) => [
-      400,
-      {
-        ...problemBody(
-          400,
-          'invalid-request',
-          `${field} ${message}`,
-          admin(path),
-        ),
-        title: 'Invalid request',
-        errors: [{ field, message }],
-      },
-    ];
     for (const [query, field, message] of [
       ['q=', 'q', 'must be 1 to 200 characters'],
       [`q=${'x'.repeat(201)}`, 'q', 'must be 1 to 200 characters'],
@@ -409,7 +396,7 @@ describe('identities in the administration API', () => {
       const res = await get(`/identities?${query}`, '/identities');
       expect([query, res.status, res.body]).toStrictEqual([
         query,
-        ...refused(field, message, '/identities'),
+        ...refusal('/identities', field, message),
       ]);
     }
     for (const [path, field, message] of [
@@ -435,7 +422,7 @@ describe('identities in the administration API', () => {
       const res = await get(path, template);
       expect([path, res.status, res.body]).toStrictEqual([
         path,
-        ...refused(field, message, path.split('?')[0]),
+        ...refusal(path.split('?')[0], field, message),
       ]);
     }
   });
