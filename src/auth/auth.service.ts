@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
+import { boundedCache, keyedEntryBytes } from '../common/cache-budget';
 import {
   AuthenticationRequired,
   Forbidden,
@@ -12,13 +12,17 @@ import { hashTokenSecret } from './token-secret';
 
 /** A token's last use is written at most this often (docs/api.md, administration). */
 export const LAST_USED_PRECISION_MS = 60_000;
+/** The bytes of the tokens whose last use was written (10,000 ids of 36 characters). */
+export const TOUCHED_BYTES = 3 * 1024 * 1024;
 
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger('Auth');
   /** Tokens whose last use this instance wrote within the precision. */
-  private readonly touched = new LRUCache<string, true>({
+  private readonly touched = boundedCache<string, true>({
     max: 10_000,
+    maxBytes: TOUCHED_BYTES,
+    sizeOf: keyedEntryBytes,
     ttl: LAST_USED_PRECISION_MS,
   });
 

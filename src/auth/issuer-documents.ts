@@ -80,6 +80,8 @@ export async function fetchFromIssuer(
     body?: string | URLSearchParams | null;
     /** Whether the tenant may reach loopback and private networks (EgressPolicy). */
     allowPrivate: boolean;
+    /** Told the body's bytes once it is read (what a cache of it holds). */
+    weigh?: (bytes: number) => void;
   },
 ): Promise<Response> {
   const problem = egressUrlProblem(url, init.allowPrivate);
@@ -111,6 +113,7 @@ export async function fetchFromIssuer(
       ? error
       : new IssuerFetchError(`${label}: ${reasonOf(error)}`);
   });
+  init.weigh?.(Buffer.byteLength(body));
   return new Response(body, { status: res.status, headers: [...res.headers] });
 }
 

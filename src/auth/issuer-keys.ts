@@ -7,6 +7,12 @@ import {
   JWTVerifyOptions,
 } from 'jose';
 import { LRUCache } from 'lru-cache';
+import {
+  boundedCache,
+  ENTRY_BYTES,
+  keyedEntryBytes,
+  stringBytes,
+} from '../common/cache-budget';
 import { IssuerUnavailable } from '../common/errors';
 import { EgressPolicy } from '../common/validation/egress-policy';
 import { AppConfig } from '../config/app-config';
@@ -17,6 +23,18 @@ type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
 /** How many issuers' keys and discovered addresses are kept. */
 const MAX_ISSUERS = 1000;
+/** The bytes of the discovered addresses and of the failures remembered (URLs). */
+export const ADDRESSES_BYTES = 2 * 1024 * 1024;
+/** What jose's key set weighs besides its JWKS: its object, closures, options and imported keys. */
+const KEY_SET_BYTES = 12 * 1024;
+/**
+ * A key set's bytes in the cache: its key (the scope and the address), the
+ * key set, and the JWKS it holds parsed, counted as three times the
+ * document's bytes (its strings and the objects around them: 2.5 times,
+ * measured).
+ */
+export const keySetBytes = (key: string, documentBytes = 0) =>
+  ENTRY_BYTES + stringBytes(key) + KEY_SET_BYTES + 3 * documentBytes;
 /**
  * How long a failed fetch is remembered at most: requests meanwhile get 503
  * at once instead of refetching. Never longer than JWKS_COOLDOWN_MS, the
@@ -58,9 +76,11 @@ export class TokenRejected extends Error {}
 @Injectable()
 export class IssuerKeys {
   private readonly logger = new Logger('Jwt');
-  private readonly keySets = new LRUCache<string, KeySet>({ max: MAX_ISSUERS });
-  private readonly discovered = new LRUCache<string, string>({
+  private readonly keySets: LRUCache<string, KeySet>;
+  private readonly discovered = boundedCache<string, string>({
     max: MAX_ISSUERS,
+    maxBytes: ADDRESSES_BYTES,
+    sizeOf: (uri, key) => keyedEntryBytes(uri, key) + stringBytes(uri),
   });
   private readonly discovering = new Map<string, Promise<string>>();
   private readonly failed: LRUCache<string, true>;
@@ -68,11 +88,24 @@ export class IssuerKeys {
 
   constructor(private readonly config: AppConfig) {
     this.egress = new EgressPolicy(config);
-    this.failed = new LRUCache<string, true>({
+    // Within JWKS_CACHE_MB: a key set is weighed again once its JWKS is read.
+    this.keySets = boundedCache<string, KeySet>({
       max: MAX_ISSUERS,
+      maxBytes: config.jwksCacheBytes,
+      sizeOf: (_keys, key) => keySetBytes(key),
+    });
+    this.failed = boundedCache<string, true>({
+      max: MAX_ISSUERS,
+      maxBytes: ADDRESSES_BYTES,
+      sizeOf: keyedEntryBytes,
       // At least a millisecond: a time to live of 0 means forever.
       ttl: Math.max(1, Math.min(FAILURE_MEMORY_MS, config.jwksCooldownMs)),
     });
+  }
+
+  /** The bytes the cached key sets take, as keySetBytes counts them. */
+  get keySetsBytes(): number {
+    return this.keySets.calculatedSize;
   }
 
   /**
@@ -125,11 +158,26 @@ export class IssuerKeys {
         cooldownDuration: this.config.jwksCooldownMs,
         cacheMaxAge: 10 * 60 * 1000,
         [customFetch]: (url, init) =>
-          fetchFromIssuer(url, label, { ...init, allowPrivate }),
+          fetchFromIssuer(url, label, {
+            ...init,
+            allowPrivate,
+            weigh: (bytes) => this.weigh(key, keys!, bytes),
+          }),
       });
       this.keySets.set(key, keys);
     }
     return keys;
+  }
+
+  /**
+   * Counts a key set's fetched JWKS in its cache's bytes (LRU entries go
+   * first to make room; a key set no longer cached stays out of it).
+   */
+  private weigh(key: string, keys: KeySet, documentBytes: number) {
+    if (this.keySets.peek(key) !== keys) return;
+    // lru-cache weighs a value again only when it changes: set anew.
+    this.keySets.delete(key);
+    this.keySets.set(key, keys, { size: keySetBytes(key, documentBytes) });
   }
 
   /**

@@ -1,6 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { decodeJwt, JWTPayload } from 'jose';
-import { LRUCache } from 'lru-cache';
+import {
+  boundedCache,
+  ENTRY_BYTES,
+  keyedEntryBytes,
+  stringBytes,
+  valueBytes,
+} from '../common/cache-budget';
 import { AuthenticationRequired, Forbidden } from '../common/errors';
 import { isStorableText, TENANT_ID } from '../common/validation/field-rules';
 import { AccessRepository, IssuerConfig } from './access.repository';
@@ -15,6 +21,16 @@ const ISSUERS_TTL_MS = 5000;
 const MAX_TENANTS = 1000;
 /** How many names that are no tenant are remembered as such (apart, so they evict no tenant). */
 const MAX_ABSENT = 10_000;
+/**
+ * The bytes of the issuer lists kept (a tenant may have a hundred issuers
+ * with their audiences and claims) and of the absent names
+ * (docs/operations.md, Memory).
+ */
+export const ISSUERS_BYTES = 16 * 1024 * 1024;
+export const ABSENT_BYTES = 4 * 1024 * 1024;
+/** A tenant's issuer list as cached: measured once, when it is read. */
+export const issuersEntryBytes = (list: IssuerConfig[], tenant: string) =>
+  ENTRY_BYTES + stringBytes(tenant) + valueBytes(list);
 /** Tolerated clock difference for exp, nbf and iat. */
 const CLOCK_TOLERANCE_S = 30;
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -33,12 +49,16 @@ const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 @Injectable()
 export class JwtVerifier {
   private readonly logger = new Logger('Jwt');
-  private readonly issuers = new LRUCache<string, IssuerConfig[]>({
+  private readonly issuers = boundedCache<string, IssuerConfig[]>({
     max: MAX_TENANTS,
+    maxBytes: ISSUERS_BYTES,
+    sizeOf: issuersEntryBytes,
     ttl: ISSUERS_TTL_MS,
   });
-  private readonly absent = new LRUCache<string, true>({
+  private readonly absent = boundedCache<string, true>({
     max: MAX_ABSENT,
+    maxBytes: ABSENT_BYTES,
+    sizeOf: keyedEntryBytes,
     ttl: ISSUERS_TTL_MS,
   });
   private readonly loading = new Map<

@@ -83,6 +83,8 @@ export class AppConfig {
   keepAliveTimeoutMs: number;
   /** How long an unknown JWT key id waits before the JWKS is fetched again. */
   jwksCooldownMs: number;
+  /** The most bytes the issuers' key sets (JWKS) cached in this process may take. */
+  jwksCacheBytes: number;
   /**
    * The service's address as browsers reach it (PUBLIC_URL), without a
    * trailing slash: link URLs and the callback providers send browsers to.
@@ -277,6 +279,8 @@ class Environment {
   @WholeNumber(1000, 600_000) HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
   @WholeNumber(0, 3_600_000) JWKS_COOLDOWN_MS: number = 30_000;
   @WholeNumber(100, 60_000) JWKS_TIMEOUT_MS: number = 3_000;
+  // Three times the largest JWKS (1 MB) at least: one key set always fits.
+  @WholeNumber(4, 4096) JWKS_CACHE_MB: number = 32;
 
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/, {
@@ -414,6 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     keepAliveTimeoutMs: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     jwksCooldownMs: parsed.JWKS_COOLDOWN_MS,
     jwksTimeoutMs: parsed.JWKS_TIMEOUT_MS,
+    jwksCacheBytes: parsed.JWKS_CACHE_MB * 1024 * 1024,
     publicUrl: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
     linkTicketSeconds: parsed.LINK_TICKET_SECONDS,
     linkAttemptSeconds: parsed.LINK_ATTEMPT_SECONDS,

@@ -5,11 +5,18 @@ import {
   createSecretKey,
   KeyObject,
 } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { boundedCache, ENTRY_BYTES, stringBytes } from '../common/cache-budget';
 import { IdentityRepository } from './identity.repository';
 
-/** How many versions' tags a process keeps. */
+/** How many versions' tags a process keeps, and in how many bytes at most (docs/operations.md, Memory). */
 const TAGS_KEPT = 10_000;
+export const TAGS_BYTES = 6 * 1024 * 1024;
+/** A tag: 22 characters sliced from a digest of 43, which it keeps. */
+const TAG_BYTES = 32 + stringBytes('x'.repeat(43));
+/** Its key joins five strings: one node of concatenation each. */
+const KEY_NODES_BYTES = 5 * 32;
+export const tagEntryBytes = (_tag: string, message: string) =>
+  ENTRY_BYTES + stringBytes(message) + KEY_NODES_BYTES + TAG_BYTES;
 
 export type VersionTagger = (
   tenantId: string,
@@ -37,12 +44,16 @@ export class IdentityTags {
   /**
    * A function giving the tag of an identity's version, without quotes.
    * One per process: a version's tag is computed once and kept (the latest
-   * ten thousand), as reads of one version far outnumber its writes.
+   * ten thousand, within TAGS_BYTES), as reads of one version far outnumber its writes.
    */
   tagger(): Promise<VersionTagger> {
     this.versionTag ??= this.loadKey().then(
       (key) => {
-        const tags = new LRUCache<string, string>({ max: TAGS_KEPT });
+        const tags = boundedCache<string, string>({
+          max: TAGS_KEPT,
+          maxBytes: TAGS_BYTES,
+          sizeOf: tagEntryBytes,
+        });
         return (tenantId, identityId, version) => {
           const message = `${tenantId}\u0000${identityId}\u0000${version}`;
           let tag = tags.get(message);

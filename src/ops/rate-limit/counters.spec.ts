@@ -1,4 +1,4 @@
-import { MemoryCounters } from './counters';
+import { MAX_BYTES, MemoryCounters, windowBytes } from './counters';
 
 describe('MemoryCounters', () => {
   let counters: MemoryCounters;
@@ -44,5 +44,26 @@ describe('MemoryCounters', () => {
     expect(counters.size).toBe(100_000);
     expect(counters.hit('k0', 60_000)).toMatchObject({ count: 1 });
     expect(counters.hit('k100000', 60_000)).toMatchObject({ count: 2 });
+  });
+
+  it('keeps its windows within its bytes, however long the keys, dropping the oldest first', () => {
+    const key = (i: number) =>
+      `address:${String(i).padStart(6, '0')}:${'x'.repeat(5000)}`;
+    for (let i = 0; windowBytes(key(0)) * i < 2 * MAX_BYTES; i++)
+      counters.hit(key(i), 60_000);
+    expect(counters.bytes).toBeLessThanOrEqual(MAX_BYTES);
+    expect(counters.bytes).toBeGreaterThan(MAX_BYTES - windowBytes(key(0)));
+    expect(counters.size).toBe(Math.floor(MAX_BYTES / windowBytes(key(0))));
+    expect(counters.hit(key(0), 60_000)).toMatchObject({ count: 1 });
+  });
+
+  it('gives back the bytes of the windows it forgets', () => {
+    counters.hit('a'.repeat(1000), 1_000);
+    counters.hit('b', 1_000);
+    expect(counters.bytes).toBe(
+      windowBytes('a'.repeat(1000)) + windowBytes('b'),
+    );
+    jest.advanceTimersByTime(2_000);
+    expect([counters.size, counters.bytes]).toStrictEqual([0, 0]);
   });
 });

@@ -1,4 +1,5 @@
 import type { SharedRedis } from '../redis/shared-redis';
+import { ENTRY_BYTES, stringBytes } from '../../common/cache-budget';
 
 /** A fixed window's count after a hit, and when the window ends. */
 export interface WindowCount {
@@ -14,28 +15,44 @@ export interface Counters {
   close(): Promise<void>;
 }
 
-/** The most keys an instance counts at once; the oldest window goes first. */
-const MAX_KEYS = 100_000;
+/** The most keys an instance counts at once, and their bytes; the oldest window goes first. */
+export const MAX_KEYS = 100_000;
+export const MAX_BYTES = 36 * 1024 * 1024;
+
+/** A window's bytes: its key, the Map's entry and the window object. */
+export const windowBytes = (key: string) => ENTRY_BYTES + stringBytes(key);
 
 /**
  * Counters in this process: one entry per key, O(1) per hit, swept once a
- * second and bounded, so that a flood of made-up tokens cannot grow memory
- * without bound (past MAX_KEYS the oldest window is dropped, which only
- * starts that key's count again).
+ * second and bounded in keys and in bytes, so that a flood of made-up
+ * tokens (or of long keys) cannot grow memory without bound: past either
+ * bound the oldest window is dropped, which only starts that key's count
+ * again.
  */
 export class MemoryCounters implements Counters {
   private readonly windows = new Map<string, { count: number; ends: number }>();
   private readonly sweeper = setInterval(() => this.sweep(), 1000).unref();
+  private held = 0;
+
+  constructor(
+    private readonly maxKeys = MAX_KEYS,
+    private readonly maxBytes = MAX_BYTES,
+  ) {}
 
   hit(key: string, windowMs: number): WindowCount {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || window.ends <= now) {
-      this.windows.delete(key);
-      if (this.windows.size >= MAX_KEYS)
-        this.windows.delete(this.windows.keys().next().value!);
+      this.drop(key);
+      const bytes = windowBytes(key);
+      while (
+        this.windows.size > 0 &&
+        (this.windows.size >= this.maxKeys || this.held + bytes > this.maxBytes)
+      )
+        this.drop(this.windows.keys().next().value!);
       window = { count: 0, ends: now + windowMs };
       this.windows.set(key, window);
+      this.held += bytes;
     }
     window.count++;
     return { count: window.count, resetMs: window.ends - now };
@@ -45,10 +62,19 @@ export class MemoryCounters implements Counters {
     return this.windows.size;
   }
 
+  /** The bytes the windows take, as windowBytes counts them. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  private drop(key: string) {
+    if (this.windows.delete(key)) this.held -= windowBytes(key);
+  }
+
   private sweep(now = Date.now()) {
     // forEach rather than for…of: no entry array made per key, every second.
     this.windows.forEach((window, key) => {
-      if (window.ends <= now) this.windows.delete(key);
+      if (window.ends <= now) this.drop(key);
     });
   }
 

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { boundedCache, keyedEntryBytes } from '../../common/cache-budget';
 import {
   bearerTokenOrNone,
   canonicalToken,
@@ -17,6 +17,10 @@ import { AppConfig } from '../../config/app-config';
 import type { Counters, WindowCount } from './counters';
 
 export const COUNTERS = Symbol('COUNTERS');
+
+/** The bytes of the tokens seen valid (10,000 keys of 64 characters) and of the spent addresses. */
+export const VALID_BYTES = 4 * 1024 * 1024;
+export const SPENT_BYTES = 3 * 1024 * 1024;
 
 const sha256 = (text: string) =>
   createHash('sha256').update(text).digest('hex');
@@ -41,12 +45,20 @@ export class RateLimiter implements OnApplicationShutdown {
    * Tokens this instance has seen authenticate, by key: while a client
    * address's budget of failures is spent, only these are looked up.
    */
-  private readonly valid = new LRUCache<string, true>({ max: 10_000 });
+  private readonly valid = boundedCache<string, true>({
+    max: 10_000,
+    maxBytes: VALID_BYTES,
+    sizeOf: keyedEntryBytes,
+  });
   /**
    * Client addresses whose budget of failures this instance saw spent, with
    * the end of that window: known without asking the counters.
    */
-  private readonly spent = new LRUCache<string, number>({ max: 10_000 });
+  private readonly spent = boundedCache<string, number>({
+    max: 10_000,
+    maxBytes: SPENT_BYTES,
+    sizeOf: keyedEntryBytes,
+  });
 
   constructor(
     private readonly config: AppConfig,

@@ -1,5 +1,6 @@
 import type { SharedRedis } from '../redis/shared-redis';
 import { lsnKey } from '../../database/replicas/replica-set';
+import { ENTRY_BYTES, stringBytes } from '../../common/cache-budget';
 
 /**
  * The WAL position of each tenant's latest write, so that a read anywhere
@@ -16,32 +17,55 @@ export interface WritePositions {
   latest(tenantId: string): Promise<bigint | undefined | 'unknown'>;
 }
 
-/** The most tenants an instance remembers; the oldest goes first. */
-const MAX_TENANTS = 100_000;
+/** The most tenants an instance remembers, and their bytes; the oldest goes first. */
+export const MAX_TENANTS = 100_000;
+export const MAX_POSITION_BYTES = 16 * 1024 * 1024;
+
+/** A position's bytes: the tenant's id, the Map's entry, the object and its bigint. */
+export const positionBytes = (tenantId: string) =>
+  ENTRY_BYTES + 32 + stringBytes(tenantId);
 
 /** Positions in this process: read-your-writes holds within one instance. */
 export class MemoryWritePositions implements WritePositions {
   private readonly positions = new Map<string, { lsn: bigint; ends: number }>();
+  private held = 0;
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxBytes = MAX_POSITION_BYTES,
+  ) {}
 
   async record(tenantId: string, lsn: bigint): Promise<void> {
     const known = this.positions.get(tenantId);
-    this.positions.delete(tenantId);
-    if (this.positions.size >= MAX_TENANTS)
-      this.positions.delete(this.positions.keys().next().value!);
+    this.forget(tenantId);
+    const bytes = positionBytes(tenantId);
+    while (
+      this.positions.size > 0 &&
+      (this.positions.size >= MAX_TENANTS || this.held + bytes > this.maxBytes)
+    )
+      this.forget(this.positions.keys().next().value!);
     this.positions.set(tenantId, {
       lsn: known && known.lsn > lsn ? known.lsn : lsn,
       ends: Date.now() + this.ttlMs,
     });
+    this.held += bytes;
   }
 
   async latest(tenantId: string): Promise<bigint | undefined> {
     const known = this.positions.get(tenantId);
     if (!known) return undefined;
     if (known.ends > Date.now()) return known.lsn;
-    this.positions.delete(tenantId);
+    this.forget(tenantId);
     return undefined;
+  }
+
+  /** The bytes the positions take, as positionBytes counts them. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  private forget(tenantId: string) {
+    if (this.positions.delete(tenantId)) this.held -= positionBytes(tenantId);
   }
 }
 
