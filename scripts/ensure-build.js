@@ -12,6 +12,7 @@ const { join } = require('node:path');
 const ROOT = join(__dirname, '..');
 const INPUTS = [
   'src',
+  'console',
   'prisma/schema.prisma',
   'package.json',
   'package-lock.json',
@@ -19,7 +20,7 @@ const INPUTS = [
   'tsconfig.build.json',
   'nest-cli.json',
 ];
-const OUTPUTS = ['dist/main.js', 'dist/cli.js'];
+const OUTPUTS = ['dist/main.js', 'dist/cli.js', 'dist/console/console.js'];
 
 /** The newest modification time below `path` (a file or a folder). */
 function newest(path) {

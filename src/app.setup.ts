@@ -28,6 +28,7 @@ import { ReadRouting } from './ops/read-routing/read-routing';
 import { AppLogger } from './ops/logging';
 import { RequestObserver } from './ops/request-observer';
 import { Metrics } from './ops/metrics';
+import { setupConsole } from './ops/console';
 import { setupOpenApi } from './ops/openapi';
 import { RateLimiter } from './ops/rate-limit/rate-limiter';
 
@@ -109,6 +110,7 @@ export function configureApp(
   ).connectionsCheckingInterval = 1000;
   answerClientErrors(server);
   setupOpenApi(app);
+  setupConsole(app);
   app.enableShutdownHooks();
   return app;
 }

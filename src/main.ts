@@ -77,11 +77,14 @@ function printDemo(base: string, banner: DemoBanner, loaded: boolean) {
       : `Using the demo tenant "${banner.tenantId}".`,
     `  Base URL:          ${api}`,
     `  API docs:          ${base}/docs`,
+    `  Console:           ${base}/console/`,
     `  Readiness:         ${base}/health/ready`,
   ];
   if (banner.accessToken)
     lines.push(`  Demo access token: ${banner.accessToken}`);
   if (banner.appToken) lines.push(`  Demo app token:    ${banner.appToken}`);
+  if (banner.consoleToken)
+    lines.push(`  Console token:     ${banner.consoleToken}`);
   if (banner.accessToken)
     lines.push(
       `  Try:  curl -H "Authorization: Bearer ${banner.accessToken}" ${api}`,

@@ -75,6 +75,14 @@ describe('starting the service', () => {
       expect(server.output()).toMatch(
         /Demo app token: {4}demo-reader-app-token/,
       );
+      // The console's token administers the tenant.
+      const consoleToken = /Console token: {5}(\S+)/.exec(server.output());
+      expect(consoleToken?.[1]).toBe('demo-console-admin-token');
+      const settings = await fetch(
+        `http://localhost:${env.PORT}/demo/api/admin/v1/tenant`,
+        { headers: { Authorization: `Bearer ${consoleToken![1]}` } },
+      );
+      expect(settings.status).toBe(200);
       expect(server.output()).toContain(
         documentedExample('demo banner').replaceAll(
           'localhost:3000',

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AuthService } from '../auth/auth.service';
+import { SCOPE_TENANT_ADMIN } from '../identity/principal';
 import { TenantsService } from './tenants.service';
 
 export const DEMO_TENANT_FILE = resolve(
@@ -15,11 +16,13 @@ export interface DemoBanner {
   tenantId: string;
   accessToken?: string;
   appToken?: string;
+  /** An app token with tenant:admin: the console's sign-in. */
+  consoleToken?: string;
 }
 
 interface DemoFile {
   tenant: { id: string };
-  tokens: { token: string; type: 'access' | 'app' }[];
+  tokens: { token: string; type: 'access' | 'app'; scopes?: string[] }[];
 }
 
 const readDemoFile = () =>
@@ -53,8 +56,8 @@ export class DemoSeeder {
     const file = readDemoFile();
     const tenantId = file.tenant.id;
     if (!(await this.tenants.hasTenant(tenantId))) return undefined;
-    const working = async (type: 'access' | 'app') => {
-      for (const { token } of file.tokens.filter((t) => t.type === type))
+    const working = async (tokens: DemoFile['tokens']) => {
+      for (const { token } of tokens)
         if (
           await this.auth.authenticate(tenantId, token, false).then(
             () => true,
@@ -64,10 +67,18 @@ export class DemoSeeder {
           return token;
       return undefined;
     };
+    const apps = file.tokens.filter((t) => t.type === 'app');
     return {
       tenantId,
-      accessToken: await working('access'),
-      appToken: await working('app'),
+      accessToken: await working(
+        file.tokens.filter((t) => t.type === 'access'),
+      ),
+      appToken: await working(
+        apps.filter((t) => !t.scopes?.includes(SCOPE_TENANT_ADMIN)),
+      ),
+      consoleToken: await working(
+        apps.filter((t) => t.scopes?.includes(SCOPE_TENANT_ADMIN)),
+      ),
     };
   }
 }
