@@ -506,6 +506,44 @@ describe('webhooks', () => {
       expect([log.status, log.body]).toStrictEqual([200, []]);
     });
 
+    it('log each attempt with when its event was committed, until the change log no longer holds it', async () => {
+      receiver = await new WebhookReceiver().start();
+      const { id } = await subscribe(receiver);
+      await rename('ann', 'Lagging');
+      await until(
+        async () =>
+          (await as(ADMIN).get(`${admin()}/${id}/attempts`)).body.length === 1,
+      );
+      const [event] = await changeLog();
+      const log = await as(ADMIN).get(`${admin()}/${id}/attempts`);
+      expect([log.status, log.body]).toStrictEqual([
+        200,
+        [
+          {
+            id: expect.stringMatching(/^\d+$/),
+            eventId: event.id,
+            attemptedAt: TIME,
+            durationMs: expect.any(Number),
+            status: 204,
+            eventOccurredAt: event.occurredAt,
+          },
+        ],
+      ]);
+      const [attempt] = log.body as { attemptedAt: string }[];
+      expect(Date.parse(attempt.attemptedAt)).toBeGreaterThanOrEqual(
+        Date.parse(event.occurredAt),
+      );
+      // Trimmed by an operator: the attempt stays, without the time.
+      await app.database.prisma.identityEvent.delete({
+        where: { id: BigInt(event.id) },
+      });
+      const { eventOccurredAt, ...kept } = log.body[0];
+      expect(eventOccurredAt).toBe(event.occurredAt);
+      expect(
+        (await as(ADMIN).get(`${admin()}/${id}/attempts`).expect(200)).body,
+      ).toStrictEqual([kept]);
+    });
+
     it('outlive a replacing import, and deliver its events', async () => {
       receiver = await new WebhookReceiver().start();
       const { id } = await subscribe(receiver);

@@ -6,9 +6,9 @@ import { answerPage } from '../common/http/collection';
 import { conditionalJson } from '../common/http/conditional';
 import { type Exchange, Http } from '../common/http/exchange';
 import { ADMIN_PREFIX } from '../common/http/route-table';
-import { PageQuery } from '../common/pagination';
 import { JsonBodyPipe } from '../common/validation/json-body.pipe';
 import {
+  AdminEventListQuery,
   AdminEventResponse,
   CreatedTokenResponse,
   TenantSettingsPatch,
@@ -175,17 +175,22 @@ export class AdminController {
     {
       summary: 'The tenant’s audit log, a page at a time',
       description:
-        'In order: settings changed, providers and issuers added, changed or removed, tokens made or revoked; by whom (app:<appId>, or cli), with the settings before and after; never a secret.',
+        'In order: settings changed, providers, issuers and webhooks added, changed or removed, tokens made or revoked; by whom (app:<appId>, or cli), with the settings before and after; never a secret. action or actor (or both) keeps one action’s or one actor’s entries only (the next page’s link repeats them).',
     },
     AdminEventResponse,
   )
   async getEvents(
     @Caller() caller: AppCaller,
-    @Query() query: PageQuery,
+    @Query() query: AdminEventListQuery,
     @Http() http: Exchange,
   ): Promise<string | undefined> {
-    return answerPage(http, query, EVENTS_ORDER, (page) =>
-      this.admin.listEvents(caller.tenantId, page),
+    const filter = { action: query.action, actor: query.actor };
+    return answerPage(
+      http,
+      query,
+      EVENTS_ORDER,
+      (page) => this.admin.listEvents(caller.tenantId, filter, page),
+      filter,
     );
   }
 }

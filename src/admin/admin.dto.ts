@@ -12,6 +12,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { SCOPES } from '../identity/principal';
+import { ADMIN_ACTIONS, type AdminAction } from '../events/events.repository';
 import { PageQuery } from '../common/pagination';
 import {
   IDENTITY_ID,
@@ -189,27 +190,45 @@ export class TokenRequestBody {
   ttlSeconds?: number;
 }
 
+/** The longest actor of the audit log: `app:` and an app id. */
+const MAX_ACTOR_LENGTH = 204;
+
+/** GET of the audit log: a page, of one action or one actor (or both) when asked. */
+export class AdminEventListQuery extends PageQuery {
+  @IsOptional()
+  @IsString({ message: 'must be given once' })
+  @ValidateBy(
+    {
+      name: 'isAdminAction',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value !== 'string' ||
+          (ADMIN_ACTIONS as readonly string[]).includes(value),
+      },
+    },
+    { message: `must be one of ${ADMIN_ACTIONS.join(', ')}` },
+  )
+  @ApiPropertyOptional({
+    description: 'only the entries of this action',
+    enum: ADMIN_ACTIONS,
+  })
+  action?: AdminAction;
+  @ListFilter(
+    MAX_ACTOR_LENGTH,
+    'only the entries of this actor, exactly as the log names it (app:<appId> or cli)',
+  )
+  actor?: string;
+}
+
 export class AdminEventResponse {
   @ApiProperty({ description: 'position in the log (a decimal string)' })
   id: string;
   @ApiProperty({ example: 'app:ops-console' }) actor: string;
-  @ApiProperty({
-    enum: [
-      'tenant.updated',
-      'tenant.replaced',
-      'token.created',
-      'token.revoked',
-      'provider.created',
-      'provider.updated',
-      'provider.deleted',
-      'issuer.created',
-      'issuer.updated',
-      'issuer.deleted',
-    ],
-  })
+  @ApiProperty({ enum: ADMIN_ACTIONS })
   action: string;
   @ApiProperty({
-    description: 'tenant, token:<id>, provider:<id> or issuer:<URL>',
+    description:
+      'tenant, token:<id>, provider:<id>, issuer:<URL> or webhook:<id>',
     example: 'tenant',
   })
   target: string;

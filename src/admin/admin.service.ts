@@ -18,6 +18,7 @@ import {
   uuidKey,
 } from '../common/pagination';
 import {
+  type AdminEventFilter,
   type AdminEventRecord,
   EventsRepository,
 } from '../events/events.repository';
@@ -185,13 +186,20 @@ export class AdminService {
       throw new TokenNotFound(tokenId, true);
   }
 
+  /** A page of the audit log, of one action or actor when `filter` names one. */
   async listEvents(
     tenantId: string,
+    filter: AdminEventFilter,
     page: Page,
   ): Promise<Collection<AdminEventResponse[]>> {
     const limit = page.limit ?? DEFAULT_LIMIT;
     const after = page.after ? int8Key(page.after[0]) : 0n;
-    const rows = await this.events.findAdminEvents(tenantId, after, limit + 1);
+    const rows = await this.events.findAdminEvents(
+      tenantId,
+      filter,
+      after,
+      limit + 1,
+    );
     return pageFrom(rows.map(eventResponse), { limit }, (event) => [event.id]);
   }
 }

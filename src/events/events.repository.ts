@@ -29,14 +29,25 @@ export interface EventRecord {
 }
 
 /** What tenant administration did (docs/operations.md, the audit log). */
-export type AdminAction =
-  | 'tenant.updated'
-  | 'tenant.replaced'
-  | 'token.created'
-  | 'token.revoked'
-  | `${'provider' | 'issuer' | 'webhook'}.${'created' | 'updated' | 'deleted'}`
-  | 'webhook.secret-rotated'
-  | 'webhook.replayed';
+export const ADMIN_ACTIONS = [
+  'tenant.updated',
+  'tenant.replaced',
+  'token.created',
+  'token.revoked',
+  'provider.created',
+  'provider.updated',
+  'provider.deleted',
+  'issuer.created',
+  'issuer.updated',
+  'issuer.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret-rotated',
+  'webhook.replayed',
+] as const;
+
+export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 export interface NewAdminEvent {
   /** `app:<appId>` for an app token of the admin API, `cli` for the command line. */
@@ -47,6 +58,12 @@ export interface NewAdminEvent {
   /** Settings before and after the change; never a secret. */
   before?: object;
   after?: object;
+}
+
+/** Which entries of the audit log a page holds: unset keys choose all. */
+export interface AdminEventFilter {
+  action?: AdminAction;
+  actor?: string;
 }
 
 export interface AdminEventRecord {
@@ -332,14 +349,23 @@ export class EventsRepository {
     return pruned;
   }
 
-  /** The tenant's audit log after `afterId`, in order, at most `limit`. */
+  /**
+   * The tenant's audit log after `afterId`, in order, at most `limit`; only
+   * the entries of one action or one actor (or both) when `filter` names them.
+   */
   findAdminEvents(
     tenantId: string,
+    filter: AdminEventFilter,
     afterId: bigint,
     limit: number,
   ): Promise<AdminEventRecord[]> {
     return this.database.models.adminEvent.findMany({
-      where: { tenantId, id: { gt: afterId } },
+      where: {
+        tenantId,
+        ...(filter.action !== undefined && { action: filter.action }),
+        ...(filter.actor !== undefined && { actor: filter.actor }),
+        id: { gt: afterId },
+      },
       orderBy: { id: 'asc' },
       take: limit,
       omit: { tenantId: true },

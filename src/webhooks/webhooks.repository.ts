@@ -153,6 +153,38 @@ const backlogs = (one: boolean) =>
   );
 const BACKLOGS = { all: backlogs(false), one: backlogs(true) };
 
+/** The largest id an attempt can have: no cursor yet, every attempt is before it. */
+const LAST_ATTEMPT = 9223372036854775807n;
+
+/**
+ * A subscription's attempts before `beforeId`, newest first (an index range
+ * of webhook_attempt_webhook_id_id_idx), each with when its event was
+ * committed: a lookup by the event's primary key, none once the change log
+ * has dropped it.
+ */
+const ATTEMPTS = statement(
+  (p: { webhookId: string; beforeId: bigint; limit: number }) =>
+    builder
+      .selectFrom('webhook_attempt as a')
+      .leftJoin('identity_event as e', 'e.id', 'a.event_id')
+      .select([
+        'a.id',
+        'a.event_id as eventId',
+        'a.attempted_at as attemptedAt',
+        'a.duration_ms as durationMs',
+        'a.status',
+        'a.error',
+        'e.occurred_at as eventOccurredAt',
+      ])
+      .where('a.webhook_id', '=', p.webhookId)
+      .where('a.id', '<', p.beforeId)
+      .orderBy('a.id', 'desc')
+      .limit(p.limit),
+);
+
+/** One attempt of the delivery log, with when its event was committed (null once the change log has dropped it). */
+export type AttemptRow = StatementRow<typeof ATTEMPTS>;
+
 /** The live figures of a subscription's delivery. */
 export type Backlog = StatementRow<typeof BACKLOGS.all>;
 
@@ -521,15 +553,15 @@ export class WebhooksRepository {
   }
 
   /** The delivery log, newest first, before attempt `beforeId`. */
-  findAttempts(webhookId: string, beforeId: bigint | undefined, limit: number) {
-    return this.database.models.webhookAttempt.findMany({
-      where: {
-        webhookId,
-        ...(beforeId !== undefined && { id: { lt: beforeId } }),
-      },
-      orderBy: { id: 'desc' },
-      take: limit,
-      omit: { webhookId: true },
+  findAttempts(
+    webhookId: string,
+    beforeId: bigint | undefined,
+    limit: number,
+  ): Promise<AttemptRow[]> {
+    return this.database.primary.rows(ATTEMPTS, {
+      webhookId,
+      beforeId: beforeId ?? LAST_ATTEMPT,
+      limit,
     });
   }
 

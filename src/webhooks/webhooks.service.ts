@@ -80,6 +80,7 @@ export interface WebhookAttemptView {
   durationMs: number;
   status?: number;
   error?: string;
+  eventOccurredAt?: string;
 }
 
 export function webhookView(row: WebhookRow, now = new Date()): WebhookView {
@@ -376,6 +377,8 @@ export class WebhooksService {
         };
         if (row.status !== null) view.status = row.status;
         if (row.error !== null) view.error = row.error;
+        if (row.eventOccurredAt !== null)
+          view.eventOccurredAt = row.eventOccurredAt.toISOString();
         return view;
       }),
       next,

@@ -52,10 +52,19 @@ describe(AdminService.name, () => {
     await expect(
       admin.updateSettings(file.tenant.id, { name: 'x' }, '"other"', 'cli'),
     ).rejects.toMatchObject({ status: 412 });
-    const { items } = await admin.listEvents(file.tenant.id, {});
+    const { items } = await admin.listEvents(file.tenant.id, {}, {});
     expect(items.map((e) => [e.actor, e.action, e.target])).toStrictEqual([
       ['cli', 'tenant.updated', 'tenant'],
     ]);
+    const only = (filter: object) =>
+      admin
+        .listEvents(file.tenant.id, filter, {})
+        .then(({ items }) => items.map((e) => e.action));
+    expect([
+      await only({ actor: 'cli', action: 'tenant.updated' }),
+      await only({ actor: 'app:console' }),
+      await only({ action: 'token.created' }),
+    ]).toStrictEqual([['tenant.updated'], [], []]);
   });
 });
 

@@ -683,7 +683,7 @@ export interface paths {
         };
         /**
          * The tenant’s audit log, a page at a time
-         * @description In order: settings changed, providers and issuers added, changed or removed, tokens made or revoked; by whom (app:<appId>, or cli), with the settings before and after; never a secret. App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
+         * @description In order: settings changed, providers, issuers and webhooks added, changed or removed, tokens made or revoked; by whom (app:<appId>, or cli), with the settings before and after; never a secret. action or actor (or both) keeps one action’s or one actor’s entries only (the next page’s link repeats them). App tokens with the tenant:admin scope only: any other token gets 403, an admin’s access token included.
          */
         get: operations["getEvents"];
         put?: never;
@@ -1856,9 +1856,9 @@ export interface components {
             /** @example app:ops-console */
             actor: string;
             /** @enum {string} */
-            action: "tenant.updated" | "tenant.replaced" | "token.created" | "token.revoked" | "provider.created" | "provider.updated" | "provider.deleted" | "issuer.created" | "issuer.updated" | "issuer.deleted";
+            action: "tenant.updated" | "tenant.replaced" | "token.created" | "token.revoked" | "provider.created" | "provider.updated" | "provider.deleted" | "issuer.created" | "issuer.updated" | "issuer.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret-rotated" | "webhook.replayed";
             /**
-             * @description tenant, token:<id>, provider:<id> or issuer:<URL>
+             * @description tenant, token:<id>, provider:<id>, issuer:<URL> or webhook:<id>
              * @example tenant
              */
             target: string;
@@ -2296,6 +2296,11 @@ export interface components {
             status?: number;
             /** @description what went wrong, in the service’s words */
             error?: string;
+            /**
+             * Format: date-time
+             * @description when the event was committed (its lag is attemptedAt minus this); absent once the change log no longer holds it
+             */
+            eventOccurredAt?: string;
         };
     };
     responses: never;
@@ -12854,6 +12859,10 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
+                /** @description only the entries of this action */
+                action?: "tenant.updated" | "tenant.replaced" | "token.created" | "token.revoked" | "provider.created" | "provider.updated" | "provider.deleted" | "issuer.created" | "issuer.updated" | "issuer.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret-rotated" | "webhook.replayed";
+                /** @description only the entries of this actor, exactly as the log names it (app:<appId> or cli) */
+                actor?: string;
                 /** @description at most this many elements (1–1000); a Link rel="next" header follows when there are more */
                 limit?: number;
                 /** @description the opaque cursor of a Link rel="next" header */

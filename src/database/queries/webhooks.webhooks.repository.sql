@@ -114,6 +114,27 @@ where
 order by
   "w"."id";
 
+-- ATTEMPTS
+-- $1 webhookId, $2 beforeId, $3 limit
+select
+  "a"."id",
+  "a"."event_id" as "eventId",
+  "a"."attempted_at" as "attemptedAt",
+  "a"."duration_ms" as "durationMs",
+  "a"."status",
+  "a"."error",
+  "e"."occurred_at" as "eventOccurredAt"
+from
+  "webhook_attempt" as "a"
+  left join "identity_event" as "e" on "e"."id" = "a"."event_id"
+where
+  "a"."webhook_id" = $1
+  and "a"."id" < $2
+order by
+  "a"."id" desc
+limit
+  $3;
+
 -- CLAIM
 -- $1 held, $2 owner, $3 leaseMs, $4 tenantLimit, $5 limit
 with
