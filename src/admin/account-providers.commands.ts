@@ -16,9 +16,20 @@ import {
   printJson,
   printLine,
 } from '../common/command-line/command-output';
-import { AccountProviderEntry } from '../tenants/tenant-file.dto';
-import { PROVIDER_KEYS, ProviderReplacement } from './admin.dto';
-import { AccountProvidersService } from './account-providers.service';
+
+/**
+ * Required as a command runs: help and wrong usage load no service, nor the
+ * rules of the bodies (src/cli.ts).
+ */
+const providersService = ({ app }: CommandContext) =>
+  app.get(
+    (
+      require('./account-providers.service') as typeof import('./account-providers.service')
+    ).AccountProvidersService,
+  );
+const adminDto = (): typeof import('./admin.dto') => require('./admin.dto');
+const fileDto = (): typeof import('../tenants/tenant-file.dto') =>
+  require('../tenants/tenant-file.dto');
 
 const ID = { name: 'id', help: 'the provider id' };
 
@@ -63,7 +74,7 @@ export const PROVIDER_COMMANDS = [
     example: ['--tenant', 'acme'],
     check: (given) => ({ tenantId: given.need('tenant') }),
     handler: (context, { tenantId }) => {
-      const providers = context.app.get(AccountProvidersService);
+      const providers = providersService(context);
       return printAll(context, (page) =>
         providers.listProviders(tenantId, page),
       );
@@ -80,7 +91,7 @@ export const PROVIDER_COMMANDS = [
     handler: async (context, { tenantId, id }) =>
       printJson(
         context,
-        await context.app.get(AccountProvidersService).provider(tenantId, id),
+        await providersService(context).provider(tenantId, id),
       ),
   }),
   command({
@@ -109,7 +120,7 @@ export const PROVIDER_COMMANDS = [
       return input;
     },
     handler: async (context, { tenantId, id, given, secret }) => {
-      const providers = context.app.get(AccountProvidersService);
+      const providers = providersService(context);
       const body = withClientSecret(
         { accountProviderId: id, ...given },
         await clientSecret(context, secret),
@@ -118,7 +129,11 @@ export const PROVIDER_COMMANDS = [
         context,
         await providers.createProvider(
           tenantId,
-          checkedBody(AccountProviderEntry, PROVIDER_KEYS, body),
+          checkedBody(
+            fileDto().AccountProviderEntry,
+            adminDto().PROVIDER_KEYS,
+            body,
+          ),
           CLI,
         ),
       );
@@ -146,7 +161,7 @@ export const PROVIDER_COMMANDS = [
     example: ['--tenant', 'acme', 'gitlab', '--display-name', 'GitLab'],
     check: providerInput,
     handler: async (context, { tenantId, id, given, secret }) => {
-      const providers = context.app.get(AccountProvidersService);
+      const providers = providersService(context);
       const current = await providers.provider(tenantId, id);
       const body = withClientSecret(
         { ...current, ...given },
@@ -157,7 +172,11 @@ export const PROVIDER_COMMANDS = [
         await providers.replaceProvider(
           tenantId,
           id,
-          checkedBody(ProviderReplacement, PROVIDER_KEYS, body),
+          checkedBody(
+            adminDto().ProviderReplacement,
+            adminDto().PROVIDER_KEYS,
+            body,
+          ),
           undefined,
           CLI,
         ),
@@ -181,7 +200,7 @@ export const PROVIDER_COMMANDS = [
       deleteAccounts: given.flag('delete-accounts'),
     }),
     handler: async (context, { tenantId, id, deleteAccounts }) => {
-      const providers = context.app.get(AccountProvidersService);
+      const providers = providersService(context);
       const removed = await providers.removeProvider(
         tenantId,
         id,

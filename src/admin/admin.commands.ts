@@ -1,11 +1,18 @@
 import {
   CLI,
   command,
+  CommandContext,
   TENANT,
   UsageError,
 } from '../common/command-line/command';
 import { printAll, printJson } from '../common/command-line/command-output';
-import { AdminService } from './admin.service';
+
+/** Required as a command runs: help and wrong usage load no service (src/cli.ts). */
+const adminService = ({ app }: CommandContext) =>
+  app.get(
+    (require('./admin.service') as typeof import('./admin.service'))
+      .AdminService,
+  );
 
 /** A tenant's settings and its audit log, as the administration API has them. */
 export const ADMIN_COMMANDS = [
@@ -17,10 +24,7 @@ export const ADMIN_COMMANDS = [
     example: ['--tenant', 'acme'],
     check: (given) => ({ tenantId: given.need('tenant') }),
     handler: async (context, { tenantId }) =>
-      printJson(
-        context,
-        await context.app.get(AdminService).settings(tenantId),
-      ),
+      printJson(context, await adminService(context).settings(tenantId)),
   }),
   command({
     name: 'tenant set',
@@ -63,7 +67,7 @@ export const ADMIN_COMMANDS = [
       return { tenantId: given.need('tenant'), patch };
     },
     handler: async (context, { tenantId, patch }) => {
-      const admin = context.app.get(AdminService);
+      const admin = adminService(context);
       printJson(
         context,
         await admin.updateSettings(tenantId, patch, undefined, CLI),
@@ -79,8 +83,8 @@ export const ADMIN_COMMANDS = [
     example: ['--tenant', 'acme'],
     check: (given) => ({ tenantId: given.need('tenant') }),
     handler: (context, { tenantId }) => {
-      const admin = context.app.get(AdminService);
-      return printAll(context, (page) => admin.listEvents(tenantId, page));
+      const admin = adminService(context);
+      return printAll(context, (page) => admin.listEvents(tenantId, {}, page));
     },
   }),
 ];

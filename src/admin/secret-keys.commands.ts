@@ -1,8 +1,20 @@
-import { command } from '../common/command-line/command';
+import { command, CommandContext } from '../common/command-line/command';
 import { count, printLine } from '../common/command-line/command-output';
 import { NoSecretKey } from '../common/errors';
-import { SecretBox } from '../common/secrets/secret-box';
-import { AccountProvidersService } from './account-providers.service';
+
+/** Required as a command runs: help and wrong usage load no service (src/cli.ts). */
+const secretBox = ({ app }: CommandContext) =>
+  app.get(
+    (
+      require('../common/secrets/secret-box') as typeof import('../common/secrets/secret-box')
+    ).SecretBox,
+  );
+const providersService = ({ app }: CommandContext) =>
+  app.get(
+    (
+      require('./account-providers.service') as typeof import('./account-providers.service')
+    ).AccountProvidersService,
+  );
 
 /** The operator's keys over the client secrets that tenants store. */
 export const SECRET_KEY_COMMANDS = [
@@ -15,12 +27,11 @@ export const SECRET_KEY_COMMANDS = [
     example: [],
     check: () => ({}),
     handler: async (context) => {
-      const box = context.app.get(SecretBox);
+      const box = secretBox(context);
       if (box.currentKeyId === undefined) throw new NoSecretKey();
       const { added } = box.addKey();
-      const { resealed, unreadable } = await context.app
-        .get(AccountProvidersService)
-        .resealSecrets();
+      const { resealed, unreadable } =
+        await providersService(context).resealSecrets();
       const key = `key "${box.currentKeyId}"`;
       printLine(
         context,

@@ -1,6 +1,7 @@
 import {
   CLI,
   command,
+  CommandContext,
   jsonOption,
   TENANT,
 } from '../common/command-line/command';
@@ -10,9 +11,20 @@ import {
   printJson,
   printLine,
 } from '../common/command-line/command-output';
-import { TokenIssuerEntry } from '../tenants/tenant-file.dto';
-import { IssuerReplacement, ISSUER_KEYS } from './admin.dto';
-import { TokenIssuersService } from './token-issuers.service';
+
+/**
+ * Required as a command runs: help and wrong usage load no service, nor the
+ * rules of the bodies (src/cli.ts).
+ */
+const issuersService = ({ app }: CommandContext) =>
+  app.get(
+    (
+      require('./token-issuers.service') as typeof import('./token-issuers.service')
+    ).TokenIssuersService,
+  );
+const adminDto = (): typeof import('./admin.dto') => require('./admin.dto');
+const fileDto = (): typeof import('../tenants/tenant-file.dto') =>
+  require('../tenants/tenant-file.dto');
 
 const ID = { name: 'id|url', help: 'the issuer id or URL' };
 const ISSUER = 'https://sso.acme.example/realms/acme';
@@ -27,7 +39,7 @@ export const ISSUER_COMMANDS = [
     example: ['--tenant', 'acme'],
     check: (given) => ({ tenantId: given.need('tenant') }),
     handler: (context, { tenantId }) => {
-      const issuers = context.app.get(TokenIssuersService);
+      const issuers = issuersService(context);
       return printAll(context, (page) => issuers.listIssuers(tenantId, page));
     },
   }),
@@ -43,10 +55,7 @@ export const ISSUER_COMMANDS = [
       id: given.arg('id|url'),
     }),
     handler: async (context, { tenantId, id }) =>
-      printJson(
-        context,
-        await context.app.get(TokenIssuersService).issuer(tenantId, id),
-      ),
+      printJson(context, await issuersService(context).issuer(tenantId, id)),
   }),
   command({
     name: 'issuer add',
@@ -70,13 +79,11 @@ export const ISSUER_COMMANDS = [
     handler: async (context, { tenantId, body }) =>
       printJson(
         context,
-        await context.app
-          .get(TokenIssuersService)
-          .createIssuer(
-            tenantId,
-            checkedBody(TokenIssuerEntry, ISSUER_KEYS, body),
-            CLI,
-          ),
+        await issuersService(context).createIssuer(
+          tenantId,
+          checkedBody(fileDto().TokenIssuerEntry, adminDto().ISSUER_KEYS, body),
+          CLI,
+        ),
       ),
   }),
   command({
@@ -96,8 +103,9 @@ export const ISSUER_COMMANDS = [
       changes: given.json() ?? {},
     }),
     handler: async (context, { tenantId, id, changes }) => {
-      const issuers = context.app.get(TokenIssuersService);
+      const issuers = issuersService(context);
       const current = await issuers.issuer(tenantId, id);
+      const { IssuerReplacement, ISSUER_KEYS } = adminDto();
       const body = checkedBody(IssuerReplacement, [...ISSUER_KEYS, 'id'], {
         ...current,
         ...changes,
@@ -120,7 +128,7 @@ export const ISSUER_COMMANDS = [
       id: given.arg('id|url'),
     }),
     handler: async (context, { tenantId, id }) => {
-      const issuers = context.app.get(TokenIssuersService);
+      const issuers = issuersService(context);
       await issuers.removeIssuer(tenantId, id, undefined, CLI);
       printLine(context, `Removed issuer "${id}".`);
     },

@@ -1,6 +1,6 @@
-import { fetch as undiciFetch } from 'undici';
 import {
   egressAgent,
+  egressFetch,
   REFUSED_ADDRESS,
 } from '../common/validation/egress-agent';
 import { egressUrlProblem } from '../common/validation/egress-policy';
@@ -36,7 +36,7 @@ function reasonOf(error: unknown): string {
 
 /** The body, refusing one larger than MAX_DOCUMENT_BYTES without reading it all. */
 async function readBounded(
-  res: Awaited<ReturnType<typeof undiciFetch>>,
+  res: Awaited<ReturnType<typeof egressFetch>>,
   label: string,
 ): Promise<string> {
   const declared = Number(res.headers.get('content-length'));
@@ -86,9 +86,9 @@ export async function fetchFromIssuer(
 ): Promise<Response> {
   const problem = egressUrlProblem(url, init.allowPrivate);
   if (problem) throw new IssuerFetchError(`${label}: ${problem}`);
-  let res: Awaited<ReturnType<typeof undiciFetch>>;
+  let res: Awaited<ReturnType<typeof egressFetch>>;
   try {
-    res = await undiciFetch(url, {
+    res = await egressFetch(url, {
       signal: init.signal ?? undefined,
       headers: [...new Headers(init.headers)],
       method: init.method ?? 'GET',

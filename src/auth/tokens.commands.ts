@@ -1,16 +1,24 @@
 import {
   command,
+  CommandContext,
   Refused,
   TENANT,
   UsageError,
 } from '../common/command-line/command';
 import { printLine } from '../common/command-line/command-output';
 import { SCOPES } from '../identity/principal';
-import { TokenSummary } from './token.repository';
-import { TokensService } from './tokens.service';
+import type { TokenSummary } from './token.repository';
+import type { TokensService } from './tokens.service';
 
 const TTL = /^(\d+)([smhd])$/;
 const TTL_SECONDS = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** Required as a command runs: help and wrong usage load no service (src/cli.ts). */
+const tokensService = ({ app }: CommandContext): TokensService =>
+  app.get(
+    (require('./tokens.service') as typeof import('./tokens.service'))
+      .TokensService,
+  );
 
 /** Registered tokens: made, revoked and listed (never their secrets). */
 export const TOKEN_COMMANDS = [
@@ -80,7 +88,7 @@ export const TOKEN_COMMANDS = [
       };
     },
     handler: async (context, request) => {
-      const tokens = context.app.get(TokensService);
+      const tokens = tokensService(context);
       const { secret } = await tokens.createToken(request);
       printLine(context, secret);
     },
@@ -98,7 +106,7 @@ export const TOKEN_COMMANDS = [
       token: given.arg('id|secret'),
     }),
     handler: async (context, { tenantId, token }) => {
-      if (!(await context.app.get(TokensService).revokeToken(tenantId, token)))
+      if (!(await tokensService(context).revokeToken(tenantId, token)))
         throw new Refused(
           'No live token with that id or secret in this tenant.',
         );
@@ -114,7 +122,7 @@ export const TOKEN_COMMANDS = [
     example: ['--tenant', 'acme'],
     check: (given) => ({ tenantId: given.need('tenant') }),
     handler: async (context, { tenantId }) => {
-      const tokens = await context.app.get(TokensService).listTokens(tenantId);
+      const tokens = await tokensService(context).listTokens(tenantId);
       for (const token of tokens)
         printLine(context, JSON.stringify(listed(token)));
     },

@@ -1,9 +1,8 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Logger } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool, PoolConfig } from 'pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { AppConfig } from '../config/app-config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { adapterStatements } from './adapter-query';
@@ -30,7 +29,7 @@ import { ChosenPool } from './chosen-pool';
 import { parseConnectionString } from './connection-string';
 import { ServerChoice } from './server-choice';
 import type { DatabaseRole } from './database-role';
-import { OnClose, openEmbedded } from './embedded-database';
+import type { OnClose } from './embedded-database';
 import { StatementNames, statementNames } from './statement-names';
 
 /**
@@ -185,25 +184,26 @@ export class Database {
       }
       return database;
     }
+    const embedded = embeddedModules();
     if (config.dataDir.startsWith('memory://'))
       return Database.inProcess(
-        await PGlite.create(config.dataDir),
+        await embedded.PGlite.create(config.dataDir),
         'embedded PGlite in memory',
         undefined,
         config,
       );
-    const embedded = await openEmbedded(config, role);
+    const opened = await embedded.openEmbedded(config, role);
     // Connections to an embedded database share its one session: names
     // prepared by one would clash with another's.
-    return embedded.kind === 'socket'
-      ? Database.postgres(config, embedded.connection, embedded.description, {
+    return opened.kind === 'socket'
+      ? Database.postgres(config, opened.connection, opened.description, {
           prepared: false,
-          onClose: embedded.onClose,
+          onClose: opened.onClose,
         })
       : Database.inProcess(
-          embedded.pglite,
-          embedded.description,
-          embedded.onClose,
+          opened.pglite,
+          opened.description,
+          opened.onClose,
           config,
         );
   }
@@ -254,7 +254,7 @@ export class Database {
     config?: AppConfig,
   ): Promise<Database> {
     return Database.open(
-      new PrismaPGlite(pglite),
+      new (embeddedModules().PrismaPGlite)(pglite),
       pgliteDriver(pglite, description, onClose),
       config,
     );
@@ -704,6 +704,21 @@ function pgliteDriver(
     },
   };
 }
+
+/**
+ * PGlite, its Prisma adapter and the embedded database's directory and
+ * socket, required when the embedded database is used: a service or a
+ * command on PostgreSQL loads none of them.
+ */
+function embeddedModules() {
+  const { PGlite } = require('@electric-sql/pglite') as PGliteModule;
+  const { PrismaPGlite } = require('pglite-prisma-adapter') as AdapterModule;
+  const { openEmbedded } = require('./embedded-database') as EmbeddedModule;
+  return { PGlite, PrismaPGlite, openEmbedded };
+}
+type PGliteModule = typeof import('@electric-sql/pglite');
+type AdapterModule = typeof import('pglite-prisma-adapter');
+type EmbeddedModule = typeof import('./embedded-database');
 
 /**
  * How long a transaction waits for a connection and may run: as long as any

@@ -5,9 +5,15 @@ import {
   UsageError,
 } from '../common/command-line/command';
 import { printLine } from '../common/command-line/command-output';
-import { EventsService } from './events.service';
 
 const FOLLOW_POLL_MS = 500;
+
+/** Required as a command runs: help and wrong usage load no service (src/cli.ts). */
+const eventsService = ({ app }: CommandContext) =>
+  app.get(
+    (require('./events.service') as typeof import('./events.service'))
+      .EventsService,
+  );
 
 /** The change log, read in order. */
 export const EVENT_COMMANDS = [
@@ -49,7 +55,7 @@ async function printEvents(
     follow,
   }: { tenantId: string; after: bigint; follow: boolean },
 ): Promise<void> {
-  const events = context.app.get(EventsService);
+  const events = eventsService(context);
   let stopped = false;
   const stop = () => (stopped = true);
   if (follow) process.once('SIGINT', stop).once('SIGTERM', stop);

@@ -1,6 +1,16 @@
-import { command, TENANT } from '../common/command-line/command';
+import {
+  command,
+  CommandContext,
+  TENANT,
+} from '../common/command-line/command';
 import { printLine } from '../common/command-line/command-output';
-import { IdentityService } from './identity.service';
+
+/** Required as a command runs: help and wrong usage load no service (src/cli.ts). */
+const identityService = ({ app }: CommandContext) =>
+  app.get(
+    (require('./identity.service') as typeof import('./identity.service'))
+      .IdentityService,
+  );
 
 /** Identities: merging two that are one person. */
 export const IDENTITY_COMMANDS = [
@@ -31,9 +41,7 @@ export const IDENTITY_COMMANDS = [
       from: given.need('from'),
     }),
     handler: async (context, { tenantId, into, from }) => {
-      await context.app
-        .get(IdentityService)
-        .mergeIdentities(tenantId, into, from);
+      await identityService(context).mergeIdentities(tenantId, into, from);
       printLine(context, `Merged "${from}" into "${into}".`);
     },
   }),

@@ -6,12 +6,19 @@ import {
   UsageError,
 } from '../common/command-line/command';
 import { count, printLine } from '../common/command-line/command-output';
-import { TenantFileError } from './tenant-file.validator';
-import {
-  ImportSummary,
-  ReplaceNotice,
-  TenantsService,
-} from './tenants.service';
+import type { ImportSummary, ReplaceNotice } from './tenants.service';
+
+/**
+ * Required as a command runs: help and wrong usage load no service, nor the
+ * validator's rules (src/cli.ts).
+ */
+const tenantsService = ({ app }: CommandContext) =>
+  app.get(
+    (require('./tenants.service') as typeof import('./tenants.service'))
+      .TenantsService,
+  );
+const validator = (): typeof import('./tenant-file.validator') =>
+  require('./tenant-file.validator');
 
 /** Tenants as files: the shared import format, in and out. */
 export const TENANT_FILE_COMMANDS = [
@@ -44,15 +51,13 @@ export const TENANT_FILE_COMMANDS = [
     handler: async (context, { file, replace, replaceTokens }) => {
       const parsed = readTenantFile(file);
       const started = Date.now();
-      const summary = await context.app
-        .get(TenantsService)
-        .importTenant(parsed, {
-          replace,
-          replaceTokens,
-          // What goes, said before it goes (on stderr: stdout stays the summary).
-          beforeReplace: (notice) =>
-            context.note(replaceNotice(notice, replaceTokens)),
-        });
+      const summary = await tenantsService(context).importTenant(parsed, {
+        replace,
+        replaceTokens,
+        // What goes, said before it goes (on stderr: stdout stays the summary).
+        beforeReplace: (notice) =>
+          context.note(replaceNotice(notice, replaceTokens)),
+      });
       printLine(context, imported(summary, Date.now() - started));
     },
   }),
@@ -74,7 +79,7 @@ export const TENANT_FILE_COMMANDS = [
       output: given.string('output'),
     }),
     handler: async (context: CommandContext, { tenantId, output }) => {
-      const file = await context.app.get(TenantsService).exportTenant(tenantId);
+      const file = await tenantsService(context).exportTenant(tenantId);
       if (!file) throw new Refused(`Unknown tenant "${tenantId}".`);
       const json = `${JSON.stringify(file, null, 2)}\n`;
       if (output === undefined) context.write(json);
@@ -87,6 +92,7 @@ function readTenantFile(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
+    const { TenantFileError } = validator();
     throw new TenantFileError([
       {
         field: '$',

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import { fetch } from 'undici';
 import {
   egressAgent,
+  egressFetch as fetch,
   REFUSED_ADDRESS,
 } from '../common/validation/egress-agent';
 import { egressUrlProblem } from '../common/validation/egress-policy';

@@ -1,6 +1,7 @@
 import {
   CLI,
   command,
+  CommandContext,
   jsonOption,
   TENANT,
   UsageError,
@@ -11,15 +12,21 @@ import {
   printJson,
   printLine,
 } from '../common/command-line/command-output';
-import { JsonBodyPipe } from '../common/validation/json-body.pipe';
-import {
-  DATE_TIME,
-  ReplayRequest,
-  RotateSecretRequest,
-  WebhookPatch,
-  WebhookRequest,
-} from './webhooks.dto';
-import { WebhooksService } from './webhooks.service';
+import { DATE_TIME } from '../common/validation/date-time';
+import type { WebhooksService } from './webhooks.service';
+
+/**
+ * Required as a command runs: help and wrong usage load no service, nor the
+ * rules of the bodies (src/cli.ts).
+ */
+const webhooksService = ({ app }: CommandContext) =>
+  app.get(
+    (require('./webhooks.service') as typeof import('./webhooks.service'))
+      .WebhooksService,
+  );
+const dto = (): typeof import('./webhooks.dto') => require('./webhooks.dto');
+const jsonBodyPipe = (): typeof import('../common/validation/json-body.pipe') =>
+  require('../common/validation/json-body.pipe');
 
 const WEBHOOK_KEYS = ['url', 'eventTypes', 'description', 'enabled'] as const;
 const ID = { name: 'id', help: 'the webhook id' };
@@ -44,10 +51,7 @@ const shown = (
     example: ['--tenant', 'acme', WEBHOOK],
     check: (given) => ({ tenantId: given.need('tenant'), id: given.arg('id') }),
     handler: async (context, { tenantId, id }) =>
-      printJson(
-        context,
-        await view(context.app.get(WebhooksService), tenantId, id),
-      ),
+      printJson(context, await view(webhooksService(context), tenantId, id)),
   });
 
 /** Webhook subscriptions of a tenant, as the administration API has them. */
@@ -60,7 +64,7 @@ export const WEBHOOK_COMMANDS = [
     example: ['--tenant', 'acme'],
     check: (given) => ({ tenantId: given.need('tenant') }),
     handler: (context, { tenantId }) => {
-      const webhooks = context.app.get(WebhooksService);
+      const webhooks = webhooksService(context);
       return printAll(context, (page) => webhooks.listWebhooks(tenantId, page));
     },
   }),
@@ -81,7 +85,7 @@ export const WEBHOOK_COMMANDS = [
     example: ['--tenant', 'acme', WEBHOOK],
     check: (given) => ({ tenantId: given.need('tenant'), id: given.arg('id') }),
     handler: (context, { tenantId, id }) => {
-      const webhooks = context.app.get(WebhooksService);
+      const webhooks = webhooksService(context);
       return printAll(context, (page) => webhooks.attempts(tenantId, id, page));
     },
   }),
@@ -107,13 +111,11 @@ export const WEBHOOK_COMMANDS = [
     handler: async (context, { tenantId, body }) =>
       printJson(
         context,
-        await context.app
-          .get(WebhooksService)
-          .createWebhook(
-            tenantId,
-            checkedBody(WebhookRequest, WEBHOOK_KEYS, body),
-            CLI,
-          ),
+        await webhooksService(context).createWebhook(
+          tenantId,
+          checkedBody(dto().WebhookRequest, WEBHOOK_KEYS, body),
+          CLI,
+        ),
       ),
   }),
   command({
@@ -131,10 +133,11 @@ export const WEBHOOK_COMMANDS = [
     }),
     handler: async (context, { tenantId, id, changes }) => {
       // null stays: `"description": null` removes it, as PATCH does.
-      const patch = new JsonBodyPipe(WebhookPatch, [...WEBHOOK_KEYS]).transform(
-        changes,
-      );
-      const webhooks = context.app.get(WebhooksService);
+      const { JsonBodyPipe } = jsonBodyPipe();
+      const patch = new JsonBodyPipe(dto().WebhookPatch, [
+        ...WEBHOOK_KEYS,
+      ]).transform(changes);
+      const webhooks = webhooksService(context);
       printJson(
         context,
         await webhooks.updateWebhook(tenantId, id, patch, undefined, CLI),
@@ -150,7 +153,7 @@ export const WEBHOOK_COMMANDS = [
     example: ['--tenant', 'acme', WEBHOOK],
     check: (given) => ({ tenantId: given.need('tenant'), id: given.arg('id') }),
     handler: async (context, { tenantId, id }) => {
-      const webhooks = context.app.get(WebhooksService);
+      const webhooks = webhooksService(context);
       await webhooks.removeWebhook(tenantId, id, undefined, CLI);
       printLine(context, `Removed webhook "${id}".`);
     },
@@ -181,11 +184,11 @@ export const WEBHOOK_COMMANDS = [
     },
     handler: async (context, { tenantId, id, body }) => {
       const { overlapSeconds } = checkedBody(
-        RotateSecretRequest,
+        dto().RotateSecretRequest,
         ['overlapSeconds'],
         body,
       );
-      const webhooks = context.app.get(WebhooksService);
+      const webhooks = webhooksService(context);
       printJson(
         context,
         await webhooks.rotateSecret(
@@ -238,11 +241,11 @@ export const WEBHOOK_COMMANDS = [
     },
     handler: async (context, { tenantId, id, body }) => {
       const request = checkedBody(
-        ReplayRequest,
+        dto().ReplayRequest,
         ['fromEventId', 'since'],
         body,
       );
-      const webhooks = context.app.get(WebhooksService);
+      const webhooks = webhooksService(context);
       printJson(context, await webhooks.replay(tenantId, id, request, CLI));
     },
   }),

@@ -18,14 +18,11 @@ import {
   IsText,
   STORABLE_TEXT,
 } from '../common/validation/field-rules';
+import { DATE_TIME } from '../common/validation/date-time';
 import { ALL_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './webhook-events';
 
 /** A webhook's id: `wh_` and 26 characters of lower-case base 32. */
 export const WEBHOOK_ID = /^wh_[0-9a-z]{26}$/;
-
-/** An RFC 3339 date-time with its offset. */
-export const DATE_TIME =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The longest a previous secret may go on signing after a rotation: a week. */
 export const MAX_OVERLAP_SECONDS = 7 * 86400;
@@ -261,4 +258,10 @@ export class WebhookAttemptResponse {
     description: 'what went wrong, in the service’s words',
   })
   error?: string;
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      'when the event was committed (its lag is attemptedAt minus this); absent once the change log no longer holds it',
+  })
+  eventOccurredAt?: string;
 }

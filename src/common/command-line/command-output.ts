@@ -1,6 +1,9 @@
 import type { Collection, Page } from '../pagination';
-import { JsonBodyPipe } from '../validation/json-body.pipe';
 import { CommandContext } from './command';
+
+/** Required as a command runs: help and wrong usage load no validator (src/cli.ts). */
+const jsonBodyPipe = (): typeof import('../validation/json-body.pipe') =>
+  require('../validation/json-body.pipe');
 
 export const count = (n: number, one: string, many: string) =>
   `${n} ${n === 1 ? one : many}`;
@@ -42,5 +45,6 @@ export function checkedBody<T extends object>(
   const given = Object.fromEntries(
     Object.entries(body).filter(([, value]) => value !== null),
   );
+  const { JsonBodyPipe } = jsonBodyPipe();
   return new JsonBodyPipe(rules, keys as (keyof T & string)[]).transform(given);
 }

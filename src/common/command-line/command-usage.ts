@@ -2,9 +2,15 @@ import { parseArgs, ParseArgsOptionsConfig } from 'node:util';
 import { Command, Given, PROGRAM, UsageError } from './command';
 import { commandHelp, commandList, groupHelp } from './command-help';
 
-/** What a command line asks for: a help text, or a command with its checked input. */
-export type CommandLine =
-  { help: string } | { command: Command; given: Given; input: unknown };
+/** A command line whose usage passed: its command, with the input its check made. */
+export interface CommandToRun {
+  command: Command;
+  given: Given;
+  input: unknown;
+}
+
+/** What a command line asks for: a help text, or a command to run. */
+export type CommandLine = { help: string } | CommandToRun;
 
 /**
  * Reads a command line against the commands: the help it asks for, or its

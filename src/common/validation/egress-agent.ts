@@ -1,5 +1,5 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { addressProblem } from './egress-policy';
 
 /** The error code of a name that resolved to an address the policy refuses. */
@@ -68,17 +68,30 @@ export const egressLookup = (allowPrivate: boolean) =>
  * egressLookup; an IP address in a URL is not looked up, which is why every
  * caller checks the URL (egressUrlProblem) before it fetches.
  */
-const agents = {
-  public: new Agent({
-    connect: { lookup: egressLookup(false) },
-    keepAliveTimeout: 30_000,
-  }),
-  private: new Agent({
-    connect: { lookup: egressLookup(true) },
-    keepAliveTimeout: 30_000,
-  }),
-};
+let agents: { public: Agent; private: Agent } | undefined;
 
 /** The pool for a tenant's requests, by whether it may reach private networks. */
-export const egressAgent = (allowPrivate: boolean): Agent =>
-  agents[allowPrivate ? 'private' : 'public'];
+export function egressAgent(allowPrivate: boolean): Agent {
+  const { Agent } = undici();
+  agents ??= {
+    public: new Agent({
+      connect: { lookup: egressLookup(false) },
+      keepAliveTimeout: 30_000,
+    }),
+    private: new Agent({
+      connect: { lookup: egressLookup(true) },
+      keepAliveTimeout: 30_000,
+    }),
+  };
+  return agents[allowPrivate ? 'private' : 'public'];
+}
+
+/** undici's fetch, which takes those pools. */
+export const egressFetch: (typeof import('undici'))['fetch'] = (url, init) =>
+  undici().fetch(url, init);
+
+/**
+ * Required on first use: a process that sends nothing on tenants' behalf
+ * (the command line, mostly) loads none of undici.
+ */
+const undici = (): typeof import('undici') => require('undici');
