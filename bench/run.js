@@ -9,12 +9,14 @@
 //   npm run bench              # 100,000-identity tenant, 15 s per scenario
 //   npm run bench -- --quick   # small data, a few seconds per scenario (CI)
 //   npm run bench -- --unnamed # also the floor with unnamed statements
+//   npm run bench -- --wrk     # also GET current identity driven by wrk (bench/wrk.js)
 //   npm run bench -- --ledger  # the cost of each layer of GET current (bench/ledger.js)
 //   npm run bench -- --ledger --before ../old/dist  # and of another version's build
 //
 // After the saturation runs, GET of the current identity is driven at a
 // fixed rate, open loop, against each of the three in turn — half the
-// floor's saturation, then half the service's —: p50, p99 and p99.9.
+// floor's saturation, then half the service's —: p50, p99 and p99.9. The
+// run ends with the performance targets checked on its figures (bench/targets.js).
 const { spawn, execFileSync } = require('node:child_process');
 const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const { cpus, totalmem } = require('node:os');
@@ -22,6 +24,8 @@ const { join, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
+const { targets, targetsTable } = require('./targets');
+const { hasWrk, wrkPass, CONNECTIONS: WRK_CONNECTIONS, THREADS: WRK_THREADS } = require('./wrk');
 
 const ROOT = resolve(__dirname, '..');
 const { values } = parseArgs({
@@ -36,6 +40,8 @@ const { values } = parseArgs({
     // The floor once more with unnamed statements, parsed and planned per
     // request as the service's queries are; it adds a run of every scenario.
     unnamed: { type: 'boolean', default: false },
+    // GET current identity once more, driven by wrk instead of autocannon.
+    wrk: { type: 'boolean', default: false },
     // Another build of the service, e.g. a platform experiment's dist/main.js.
     service: { type: 'string' },
     // Node/V8 flags for the service process, e.g. "--trace-gc".
@@ -142,6 +148,8 @@ const ALL_SCENARIOS = [
   // that reads every User only queues (past the client's timeout).
   ['SCIM Users, 4-comparison filter', () => ({ paths: IDS.map((id) => scimFilter(`emails co "${id.slice(-3)}@" and displayName sw "User" and active eq true and not (externalId pr)`)), tokens: SCIM_TOKENS, connections: 8 }), false, SERVICE_ONLY],
 ];
+// GET current identity and its small-tenant variant: the targets' scenarios.
+const CURRENT = ALL_SCENARIOS.slice(0, 2).map(([name]) => name);
 const SCENARIOS = ALL_SCENARIOS.filter(([name]) => !values.only || name.includes(values.only));
 
 /** CPU time (user + system, ms) a process has used: /proc/<pid>/stat, in clock ticks. */
@@ -194,9 +202,13 @@ async function drive(port, make, pid) {
   const options = { url: `http://127.0.0.1:${port}`, connections, requests: [request] };
   await autocannon({ ...options, duration: WARMUP });
   const before = cpuNow(pid);
+  // autocannon runs in this process: its CPU time is this process's.
+  const generator = process.cpuUsage();
   const r = await autocannon({ ...options, duration: DURATION });
+  const { user, system } = process.cpuUsage(generator);
   const cpu = cpuPerRequest(before, cpuNow(pid), r.requests.total);
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, ...cpu };
+  const generatorCpuS = Number(((user + system) / 1e6).toFixed(2));
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx, ...cpu, generatorCpuS };
 }
 
 /** The peak resident memory of a process so far (Linux: VmHWM), in MB. */
@@ -214,6 +226,8 @@ async function runAll(script, port, extra, scenarios = SCENARIOS) {
   const results = new Map();
   if (!scenarios.length) return { results };
   const child = await start(script, port, extra, script === SERVICE ? SERVICE_FLAGS : []);
+  // What starting alone reached, to tell it from what a scenario added.
+  const startPeakRssMb = peakRssMb(child.pid);
   try {
     for (const [name, make] of scenarios) {
       const figures = await drive(port, make, child.pid);
@@ -224,7 +238,7 @@ async function runAll(script, port, extra, scenarios = SCENARIOS) {
     child.kill('SIGTERM');
     await new Promise((done) => child.once('exit', done));
   }
-  return { results, peakRss: [...results.values()].at(-1).peakRssMb };
+  return { results, peakRss: [...results.values()].at(-1).peakRssMb, startPeakRssMb };
 }
 
 /**
@@ -392,6 +406,21 @@ async function runLedger() {
     );
 }
 
+/** GET current identity with wrk, beside autocannon's run of it (`current`, a row of the table). */
+function printWrk(viaWrk, current) {
+  console.log(
+    `\n${CURRENT[0]} with wrk (${WRK_CONNECTIONS} connections, ${WRK_THREADS} threads, ${DURATION} s) and with autocannon ` +
+      '(its run above); CPU s: the load generator\'s own over the measured seconds:\n',
+  );
+  console.log('| | wrk req/s | p50 ms | p99 ms | wrk CPU s | autocannon req/s | p50 ms | p99 ms | autocannon CPU s | failed (wrk) |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const [name, key] of [['service', 'service'], ['peer', 'peer'], ['floor', 'baseline']]) {
+    const [w, a] = [viaWrk[name], current?.[key]];
+    const autocannonCells = a ? `${a.rps} | ${a.p50} | ${a.p99} | ${a.generatorCpuS}` : '– | – | – | –';
+    console.log(`| ${name} | ${w.rps} | ${w.p50} | ${w.p99} | ${w.generatorCpuS} | ${autocannonCells} | ${w.errors} |`);
+  }
+}
+
 async function main() {
   if ((await identityCount()) !== SIZE) {
     console.log(`Generating and importing the benchmark data (${SIZE} identities)…`);
@@ -425,6 +454,9 @@ async function main() {
       const rate = Math.round(served.rps / 2);
       atRate.push({ what, rate, service: await fixedRate(SERVICE, 3201, rate), peer: await fixedRate(PEER, 3203, rate), floor: await fixedRate(FLOOR, 3202, rate) });
     }
+  // GET current identity once more, with wrk; its bodies were checked above.
+  const wrkServers = [['service', SERVICE, 3201], ['peer', PEER, 3203], ['floor', FLOOR, 3202]];
+  const viaWrk = values.wrk ? await wrkPass({ start, servers: wrkServers, path: API, tokens: ACCESS, warmup: WARMUP, seconds: DURATION }) : undefined;
   const ratio = (a, b) => (b ? Number((a.rps / b.rps).toFixed(2)) : undefined);
   const rows = SCENARIOS.map(([scenario]) => {
     const [s, p, b, u] = [service, peer, floor, unnamed].map((server) => server?.results.get(scenario));
@@ -454,16 +486,24 @@ async function main() {
     for (const name of ['service', 'peer', 'floor']) console.log(`| ${name} | ${run[name].p50} | ${run[name].p99} | ${run[name].p999} | ${run[name].errors} |`);
     console.log(`Service p99 ÷ floor p99: ${(run.service.p99 / run.floor.p99).toFixed(2)}; ÷ peer p99: ${(run.service.p99 / run.peer.p99).toFixed(2)}`);
   }
-  const failures = rows.flatMap((r) =>
-    [['service', r.service], ['peer', r.peer], ['floor', r.baseline], ['unnamed floor', r.unnamedBaseline]]
-      .filter(([, f]) => f?.errors)
-      .map(([name, f]) => `${r.scenario}: ${name} ${f.errors}`),
-  );
+  if (viaWrk) printWrk(viaWrk, rows.find((r) => r.scenario === CURRENT[0]));
+  const failures = [
+    ...rows.flatMap((r) =>
+      [['service', r.service], ['peer', r.peer], ['floor', r.baseline], ['unnamed floor', r.unnamedBaseline]]
+        .filter(([, f]) => f?.errors)
+        .map(([name, f]) => `${r.scenario}: ${name} ${f.errors}`),
+    ),
+    ...Object.entries(viaWrk ?? {})
+      .filter(([, f]) => f.errors)
+      .map(([name, f]) => `${CURRENT[0]} with wrk: ${name} ${f.errors} (${Object.entries(f.failed).map((e) => e.join(' ')).join(', ')})`),
+  ];
   console.log(failures.length ? `\nFailed requests (errors, timeouts, non-2xx): ${failures.join('; ')}` : '\nNo request failed.');
   console.log(
     `Peak RSS of the service: ${service.peakRss} MB (of the peer: ${peer.peakRss ?? '–'} MB, of the floor: ${floor.peakRss ?? '–'} MB); ` +
       `after each scenario: ${[...service.results.values()].map((s) => s.peakRssMb).join(', ')} MB`,
   );
+  const goals = targets({ rows, atRate, current: CURRENT, startPeakRssMb: service.startPeakRssMb });
+  console.log(`\nTargets${QUICK ? ' (a quick run: small data, short runs)' : ''}:\n\n${targetsTable(goals)}\n`);
   if (QUICK || values.only || values.duration || values.service || values['node-flags'] || values['cpu-prof'] || values['heap-prof'])
     console.log('(a quick, partial or profiled run: bench/results.json is left as it was)');
   else {
@@ -472,6 +512,8 @@ async function main() {
       peakRssMb: service.peakRss, peerPeakRssMb: peer.peakRss, baselinePeakRssMb: floor.peakRss, unnamedBaselinePeakRssMb: unnamed?.peakRss,
       scenarios: rows,
       fixedRate: atRate,
+      targets: goals,
+      wrk: viaWrk && { connections: WRK_CONNECTIONS, threads: WRK_THREADS, seconds: DURATION, scenario: CURRENT[0], ...viaWrk },
     };
     writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     // docs/operations.md's capacity figures are this run's.
@@ -483,6 +525,10 @@ async function main() {
   }
 }
 
+if (values.wrk && !hasWrk()) {
+  console.error('--wrk needs the wrk program on PATH (on Debian: apt-get install wrk)');
+  process.exit(1);
+}
 main().catch((error) => {
   console.error(error);
   process.exit(1);
