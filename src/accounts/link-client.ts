@@ -1,17 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import {
-  boundedCache,
-  ENTRY_BYTES,
-  stringBytes,
-  valueBytes,
-} from '../common/cache-budget';
+import { boundedCache } from '../common/cache-budget';
 import * as oauth from 'openid-client';
 import { fetchFromIssuer } from '../auth/issuer-documents';
 import { AppConfig } from '../config/app-config';
 import { EgressPolicy } from '../common/validation/egress-policy';
 import { isLoopbackHost } from '../common/validation/outbound-url';
 import type { LinkRow } from '../tenants/tenant-data';
+import {
+  configurationBytes,
+  CONFIGURATIONS_BYTES,
+} from './link-configuration-bytes';
 
 /** What a provider says of the account that signed in there. */
 export interface LinkedAccount {
@@ -28,23 +27,6 @@ export class LinkProviderError extends Error {}
 /** How long a discovered provider's configuration is reused. */
 const CONFIGURATION_TTL_MS = 10 * 60 * 1000;
 const DEFAULT_OIDC_SCOPES = ['openid', 'profile', 'email'];
-/**
- * The bytes of the configurations kept: a discovery document may weigh up
- * to a megabyte (docs/operations.md, Memory).
- */
-export const CONFIGURATIONS_BYTES = 16 * 1024 * 1024;
-/** What a configuration weighs beside its metadata: its object, client and closures. */
-const CONFIGURATION_BYTES = 4096;
-/** A configuration's bytes in the cache: measured once, when it is made. */
-export const configurationBytes = (
-  configuration: oauth.Configuration,
-  key: string,
-) =>
-  ENTRY_BYTES +
-  stringBytes(key) +
-  CONFIGURATION_BYTES +
-  valueBytes(configuration.serverMetadata());
-
 /** A tenant's provider as linking uses it: its settings, its client secret, a label for logs. */
 export interface LinkProvider {
   tenantId: string;

@@ -1,4 +1,4 @@
-import { configurationBytes } from '../accounts/link-client';
+import { configurationBytes } from '../accounts/link-configuration-bytes';
 import type { IssuerConfig } from '../auth/access.repository';
 import { TOUCHED_BYTES } from '../auth/auth.service';
 import { ADDRESSES_BYTES } from '../auth/issuer-keys';
