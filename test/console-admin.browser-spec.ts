@@ -1,273 +1,189 @@
+import { Page } from 'playwright-core';
 import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Browser, chromium, Page } from 'playwright-core';
-import { Server, serverEnvironment, startServer } from './support/server';
+  apiRequest,
+  ConsoleRun,
+  openConsole,
+  screenshot as keep,
+  signIn,
+  startConsole,
+  violations,
+} from './support/console-browser';
 import { until } from './support/until';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // The console's administration pages (providers, token issuers, the audit
 // log, webhooks) in a real browser (Debian's chromium), on the built server
-// with the demo tenant on the embedded database, whose webhooks may post to
-// loopback.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM))
-  throw new Error(
-    `The browser test needs Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`,
-  );
-const ARTIFACTS = resolve(__dirname, '..', 'test-artifacts');
-const AXE = readFileSync(
-  join(require.resolve('axe-core'), '..', 'axe.min.js'),
-  'utf8',
-);
-const TOKEN = 'demo-console-admin-token';
+// with the demo tenant, on each database; the demo tenant's webhooks may
+// post to loopback (EGRESS_PRIVATE_NETWORK_TENANTS of the test servers).
 const ALICE = 'demo-alice-access-token';
 
-describe('the console’s administration pages', () => {
-  let server: Server;
-  let base: string;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const env = serverEnvironment(
-      {},
-      join(mkdtempSync(join(tmpdir(), 'identity-console-admin-')), 'pglite'),
-      {
-        // Retries that run out within seconds: the webhook is marked failing.
+describe.each(['embedded', 'postgres'] as const)(
+  'the console’s administration pages on the %s database',
+  (kind) => {
+    let run: ConsoleRun;
+    beforeAll(async () => {
+      // Retries that run out within seconds: the webhook is marked failing.
+      run = await startConsole(kind, {
         WEBHOOK_POLL_MS: '50',
         WEBHOOK_RETRY_BASE_MS: '200',
         WEBHOOK_RETRY_MAX_MS: '500',
         WEBHOOK_RETRY_SECONDS: '2',
-      },
-    );
-    base = `http://localhost:${env.PORT}`;
-    server = await startServer(env);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** A signed-in page of a new context, its page errors recorded. */
-  const open = async () => {
-    const context = await browser.newContext({
-      viewport: { width: 1200, height: 900 },
-    });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      // The answers the tests ask for (429) are logged as failed loads.
-      if (
-        message.type() === 'error' &&
-        !message.text().startsWith('Failed to load resource')
-      )
-        problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('Tenant').fill('demo');
-    await page.getByLabel('Admin token').fill(TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Identities' }).waitFor();
-    return { page, problems };
-  };
-
-  /** The serious and critical accessibility violations axe finds. */
-  const violations = async (page: Page) => {
-    await page.evaluate(AXE);
-    const found = await page.evaluate(async () => {
-      const axe = (window as any).axe;
-      const result = await axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map((v: any) => ({
-        id: v.id,
-        impact: v.impact,
-        nodes: v.nodes.map((n: any) => n.target.join(' ')),
-      }));
-    });
-    return (found as { impact: string }[]).filter((v) =>
-      ['serious', 'critical'].includes(v.impact),
-    );
-  };
-
-  const screenshot = async (page: Page, name: string) => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const path = join(ARTIFACTS, `console-${name}.png`);
-    await page.screenshot({ path, fullPage: true });
-    const extra = process.env.CONSOLE_SCREENSHOTS;
-    if (extra) {
-      mkdirSync(extra, { recursive: true });
-      copyFileSync(path, join(extra, `console-${name}.png`));
-    }
-  };
-
-  const api = async (
-    path: string,
-    init: { method?: string; body?: string } = {},
-    token = TOKEN,
-  ) =>
-    fetch(`${base}${path}`, {
-      ...init,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-      },
-    });
-
-  /** Opens a page of the console by its navigation link. */
-  const go = async (page: Page, link: string, heading: string) => {
-    await page.getByRole('link', { name: link, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  };
-
-  it('adds a provider, and shows it on the list, its own page and the audit log', async () => {
-    const { page, problems } = await open();
-    await go(page, 'Providers', 'Account providers');
-    await page.getByRole('link', { name: 'google', exact: true }).waitFor();
-    await page.getByLabel('Provider id').fill('gitlab');
-    await page.getByLabel('Display name').fill('GitLab');
-    await page
-      .getByLabel('Sign-in URL')
-      .fill('https://login.demo.example/demo/gitlab/link');
-    await page
-      .getByLabel('Image URL')
-      .fill('https://static.demo.example/providers/gitlab.png');
-    await page.getByRole('button', { name: 'Add provider' }).click();
-    await page.getByRole('status').getByText('Added.').waitFor();
-    await page.getByRole('link', { name: 'gitlab', exact: true }).waitFor();
-    expect(
-      await (await api('/demo/api/admin/v1/account-providers/gitlab')).json(),
-    ).toStrictEqual({
-      accountProviderId: 'gitlab',
-      displayName: 'GitLab',
-      signInUrl: 'https://login.demo.example/demo/gitlab/link',
-      providerImageUrl: 'https://static.demo.example/providers/gitlab.png',
-      allowsMultipleAccounts: false,
-    });
-    expect(await violations(page)).toStrictEqual([]);
-    await screenshot(page, 'providers');
-    // Its page: the image URL as text, never an image.
-    await page.getByRole('link', { name: 'gitlab', exact: true }).click();
-    await page
-      .getByRole('heading', { level: 1, name: 'Provider gitlab' })
-      .waitFor();
-    await page
-      .getByRole('link', {
-        name: 'https://static.demo.example/providers/gitlab.png',
-      })
-      .waitFor();
-    expect(await page.locator('img').count()).toBe(0);
-    expect(await violations(page)).toStrictEqual([]);
-
-    await go(page, 'Audit log', 'Audit log');
-    await page.getByLabel('Action').selectOption('provider.created');
-    await page.getByLabel('Actor').fill('app:console');
-    await page.getByRole('button', { name: 'Show', exact: true }).click();
-    await page
-      .getByRole('heading', {
-        name: 'Entries of action provider.created and actor app:console',
-      })
-      .waitFor();
-    const rows = page.locator('table tbody tr');
-    await rows.first().waitFor();
-    expect(await rows.count()).toBe(1);
-    expect(await rows.first().textContent()).toContain('provider:gitlab');
-    expect(await rows.first().textContent()).toContain(
-      'after: https://login.demo.example/demo/gitlab/link',
-    );
-    expect(await violations(page)).toStrictEqual([]);
-    await screenshot(page, 'audit');
-
-    await go(page, 'Token issuers', 'Token issuers');
-    await page.getByRole('button', { name: 'Add issuer' }).waitFor();
-    expect(await violations(page)).toStrictEqual([]);
-    await screenshot(page, 'issuers');
-    expect(problems).toStrictEqual([]);
-  });
-
-  it('watches a failing webhook recover, then replays its events', async () => {
-    const receiver = await new WebhookReceiver().start();
-    // It fails every delivery until told to recover.
-    receiver.next(...Array.from({ length: 1000 }, () => ({ answer: 500 })));
-    try {
-      const { page, problems } = await open();
-      await go(page, 'Webhooks', 'Webhooks');
-      await page.getByLabel('Endpoint URL').fill(receiver.url);
-      await page.getByLabel('Description').fill('CRM sync');
-      await page.getByRole('button', { name: 'Add webhook' }).click();
-      const secret = await page.getByLabel('Signing secret').inputValue();
-      expect(secret).toMatch(/^whsec_/);
-      receiver.secrets = [secret];
-      await page.getByRole('link', { name: receiver.url }).waitFor();
-      expect(await violations(page)).toStrictEqual([]);
-
-      // A change of Alice's, which the receiver refuses until it recovers.
-      const changed = await api(
-        '/demo/api/identity/v1',
-        {
-          method: 'PUT',
-          body: JSON.stringify({ displayName: 'Alice (console)' }),
-        },
-        ALICE,
-      );
-      expect(changed.status).toBe(200);
-      await page.getByRole('link', { name: receiver.url }).click();
-      await page
-        .getByRole('heading', { level: 1, name: /^Webhook wh_/ })
-        .waitFor();
-      const state = page.getByRole('status').filter({ hasText: 'State:' });
-      await state.getByText(/State: (retrying|failing)/).waitFor();
-      await state.getByText('State: failing').waitFor({ timeout: 15_000 });
-      await page.getByRole('button', { name: 'Resume delivery' }).waitFor();
-      receiver.recover();
-      await page.getByRole('button', { name: 'Resume delivery' }).click();
-      await state.getByText('State: active').waitFor({ timeout: 15_000 });
-      expect(receiver.deliveries.every((d) => d.verified[0])).toBe(true);
-      const [event] = receiver.uniqueIds();
-      const eventId = event.replace(/^evt_/, '');
-      // The log shows the failures and the delivery, with their lag.
-      await page.getByRole('button', { name: 'Refresh the log' }).click();
-      const log = page.locator('table', {
-        has: page.getByText('Delivery attempts, newest first'),
       });
-      await log.getByText('HTTP 204').waitFor();
-      expect(await log.getByText('HTTP 500').count()).toBeGreaterThan(0);
-      await page.locator('svg[role=img] circle').first().waitFor();
+    });
+    afterAll(() => run?.stop());
 
-      const before = receiver.deliveries.length;
-      await page.getByLabel('Event id').fill(eventId);
-      await page.getByRole('button', { name: 'Replay', exact: true }).click();
-      await page.getByText(/^Replay started: position \d+/).waitFor();
-      await until(() =>
-        receiver.deliveries.slice(before).some((d) => d.id === event),
-      );
-      // Another replay at once is refused until WEBHOOK_REPLAY_SECONDS pass.
-      await page.getByRole('button', { name: 'Replay', exact: true }).click();
-      const alert = page.getByRole('alert');
-      await alert.getByText(/^429 /).waitFor();
-      await alert.getByText(/^Try again in \d+ seconds\.$/).waitFor();
-      await state.getByText('State: active').waitFor();
+    /** A signed-in page of a new context, its page errors recorded. */
+    const open = async () => {
+      const opened = await openConsole(run);
+      await signIn(opened.page);
+      return opened;
+    };
+    const screenshot = (page: Page, name: string) => keep(run, page, name);
+    const api = (
+      path: string,
+      init: Parameters<typeof apiRequest>[2] = {},
+      token?: string,
+    ) => apiRequest(run, path, init, token);
+
+    /** Opens a page of the console by its navigation link. */
+    const go = async (page: Page, link: string, heading: string) => {
+      await page.getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    };
+
+    it('adds a provider, and shows it on the list, its own page and the audit log', async () => {
+      const { page, problems } = await open();
+      await go(page, 'Providers', 'Account providers');
+      await page.getByRole('link', { name: 'google', exact: true }).waitFor();
+      await page.getByLabel('Provider id').fill('gitlab');
+      await page.getByLabel('Display name').fill('GitLab');
+      await page
+        .getByLabel('Sign-in URL')
+        .fill('https://login.demo.example/demo/gitlab/link');
+      await page
+        .getByLabel('Image URL')
+        .fill('https://static.demo.example/providers/gitlab.png');
+      await page.getByRole('button', { name: 'Add provider' }).click();
+      await page.getByRole('status').getByText('Added.').waitFor();
+      await page.getByRole('link', { name: 'gitlab', exact: true }).waitFor();
+      expect(
+        await (await api('/demo/api/admin/v1/account-providers/gitlab')).json(),
+      ).toStrictEqual({
+        accountProviderId: 'gitlab',
+        displayName: 'GitLab',
+        signInUrl: 'https://login.demo.example/demo/gitlab/link',
+        providerImageUrl: 'https://static.demo.example/providers/gitlab.png',
+        allowsMultipleAccounts: false,
+      });
       expect(await violations(page)).toStrictEqual([]);
-      await screenshot(page, 'webhooks');
+      await screenshot(page, 'providers');
+      // Its page: the image URL as text, never an image.
+      await page.getByRole('link', { name: 'gitlab', exact: true }).click();
+      await page
+        .getByRole('heading', { level: 1, name: 'Provider gitlab' })
+        .waitFor();
+      await page
+        .getByRole('link', {
+          name: 'https://static.demo.example/providers/gitlab.png',
+        })
+        .waitFor();
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await violations(page)).toStrictEqual([]);
+
+      await go(page, 'Audit log', 'Audit log');
+      await page.getByLabel('Action').selectOption('provider.created');
+      await page.getByLabel('Actor').fill('app:console');
+      await page.getByRole('button', { name: 'Show', exact: true }).click();
+      await page
+        .getByRole('heading', {
+          name: 'Entries of action provider.created and actor app:console',
+        })
+        .waitFor();
+      const rows = page.locator('table tbody tr');
+      await rows.first().waitFor();
+      expect(await rows.count()).toBe(1);
+      expect(await rows.first().textContent()).toContain('provider:gitlab');
+      expect(await rows.first().textContent()).toContain(
+        'after: https://login.demo.example/demo/gitlab/link',
+      );
+      expect(await violations(page)).toStrictEqual([]);
+      await screenshot(page, 'audit');
+
+      await go(page, 'Token issuers', 'Token issuers');
+      await page.getByRole('button', { name: 'Add issuer' }).waitFor();
+      expect(await violations(page)).toStrictEqual([]);
+      await screenshot(page, 'issuers');
       expect(problems).toStrictEqual([]);
-    } finally {
-      await receiver.stop();
-    }
-  });
-});
+    });
+
+    it('watches a failing webhook recover, then replays its events', async () => {
+      const receiver = await new WebhookReceiver().start();
+      // It fails every delivery until told to recover.
+      receiver.next(...Array.from({ length: 1000 }, () => ({ answer: 500 })));
+      try {
+        const { page, problems } = await open();
+        await go(page, 'Webhooks', 'Webhooks');
+        await page.getByLabel('Endpoint URL').fill(receiver.url);
+        await page.getByLabel('Description').fill('CRM sync');
+        await page.getByRole('button', { name: 'Add webhook' }).click();
+        const secret = await page.getByLabel('Signing secret').inputValue();
+        expect(secret).toMatch(/^whsec_/);
+        receiver.secrets = [secret];
+        await page.getByRole('link', { name: receiver.url }).waitFor();
+        expect(await violations(page)).toStrictEqual([]);
+
+        // A change of Alice's, which the receiver refuses until it recovers.
+        const changed = await api(
+          '/demo/api/identity/v1',
+          {
+            method: 'PUT',
+            body: JSON.stringify({ displayName: 'Alice (console)' }),
+          },
+          ALICE,
+        );
+        expect(changed.status).toBe(200);
+        await page.getByRole('link', { name: receiver.url }).click();
+        await page
+          .getByRole('heading', { level: 1, name: /^Webhook wh_/ })
+          .waitFor();
+        const state = page.getByRole('status').filter({ hasText: 'State:' });
+        await state.getByText(/State: (retrying|failing)/).waitFor();
+        await state.getByText('State: failing').waitFor({ timeout: 15_000 });
+        await page.getByRole('button', { name: 'Resume delivery' }).waitFor();
+        receiver.recover();
+        await page.getByRole('button', { name: 'Resume delivery' }).click();
+        await state.getByText('State: active').waitFor({ timeout: 15_000 });
+        expect(receiver.deliveries.every((d) => d.verified[0])).toBe(true);
+        const [event] = receiver.uniqueIds();
+        const eventId = event.replace(/^evt_/, '');
+        // The log shows the failures and the delivery, with their lag.
+        await page.getByRole('button', { name: 'Refresh the log' }).click();
+        const log = page.locator('table', {
+          has: page.getByText('Delivery attempts, newest first'),
+        });
+        await log.getByText('HTTP 204').waitFor();
+        expect(await log.getByText('HTTP 500').count()).toBeGreaterThan(0);
+        await page.locator('svg[role=img] circle').first().waitFor();
+
+        const before = receiver.deliveries.length;
+        await page.getByLabel('Event id').fill(eventId);
+        await page.getByRole('button', { name: 'Replay', exact: true }).click();
+        await page.getByText(/^Replay started: position \d+/).waitFor();
+        await until(() =>
+          receiver.deliveries.slice(before).some((d) => d.id === event),
+        );
+        // Another replay at once is refused until WEBHOOK_REPLAY_SECONDS pass.
+        await page.getByRole('button', { name: 'Replay', exact: true }).click();
+        const alert = page.getByRole('alert');
+        await alert.getByText(/^429 /).waitFor();
+        await alert.getByText(/^Try again in \d+ seconds\.$/).waitFor();
+        await state.getByText('State: active').waitFor();
+        expect(await violations(page)).toStrictEqual([]);
+        await screenshot(page, 'webhooks');
+        expect(problems).toStrictEqual([]);
+      } finally {
+        await receiver.stop();
+      }
+    });
+  },
+);

@@ -1,155 +1,36 @@
-import { randomBytes } from 'node:crypto';
+import { Locator, Page } from 'playwright-core';
 import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Browser, chromium, Locator, Page } from 'playwright-core';
-import { databaseUrl, withClient } from './support/postgres-admin';
-import { Server, serverEnvironment, startServer } from './support/server';
+  apiRequest,
+  ConsoleRun,
+  CONSOLE_TOKEN as TOKEN,
+  openConsole,
+  screenshot as keep,
+  signIn,
+  startConsole,
+  violations,
+} from './support/console-browser';
 
 // The administrators' console in a real browser (Debian's chromium), on
 // the built server with the demo tenant, on each database: one server and
 // one browser each, every test in a fresh browser context.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM))
-  throw new Error(
-    `The browser test needs Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`,
-  );
-const ARTIFACTS = resolve(__dirname, '..', 'test-artifacts');
-const AXE = readFileSync(
-  join(require.resolve('axe-core'), '..', 'axe.min.js'),
-  'utf8',
-);
-const TOKEN = 'demo-console-admin-token';
 const BOB = 'demo-bob-access-token';
 
 describe.each(['embedded', 'postgres'] as const)(
   'the console on the %s database',
   (kind) => {
-    let server: Server;
-    let base: string;
-    let browser: Browser;
-    let dropDatabase = async () => {};
-
+    let run: ConsoleRun;
     beforeAll(async () => {
-      let url: string | undefined;
-      if (kind === 'postgres') {
-        const name = `console_browser_${randomBytes(6).toString('hex')}`;
-        await withClient((c) => c.query(`CREATE DATABASE ${name}`));
-        url = databaseUrl(name);
-        dropDatabase = () =>
-          withClient((c) =>
-            c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-          ).then(() => undefined);
-      }
-      const env = serverEnvironment(
-        { databaseUrl: url },
-        join(mkdtempSync(join(tmpdir(), 'identity-console-')), 'pglite'),
-      );
-      base = `http://localhost:${env.PORT}`;
-      server = await startServer(env);
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      run = await startConsole(kind);
     });
-    afterAll(async () => {
-      await browser?.close();
-      await server?.stop();
-      await dropDatabase();
-    });
+    afterAll(() => run?.stop());
 
-    /** A page of a new context, its CSP refusals and page errors recorded. */
-    const open = async () => {
-      const context = await browser.newContext({
-        viewport: { width: 1200, height: 900 },
-      });
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        // The answers the tests ask for (403, 412) are logged as failed loads.
-        if (
-          message.type() === 'error' &&
-          !message.text().startsWith('Failed to load resource')
-        )
-          problems.push(message.text());
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(`${base}/console/`);
-      return { page, problems };
-    };
-
-    const signIn = async (page: Page) => {
-      await page.getByLabel('Tenant').fill('demo');
-      await page.getByLabel('Admin token').fill(TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page
-        .getByRole('heading', { level: 1, name: 'Identities' })
-        .waitFor();
-    };
-
-    /** The serious and critical accessibility violations axe finds. */
-    const violations = async (page: Page) => {
-      await page.evaluate(AXE);
-      const found = await page.evaluate(async () => {
-        const axe = (window as any).axe;
-        const result = await axe.run(document, {
-          resultTypes: ['violations'],
-        });
-        if (!result.passes.length) throw new Error('axe checked nothing');
-        return result.violations.map((v: any) => ({
-          id: v.id,
-          impact: v.impact,
-          nodes: v.nodes.map((n: any) => n.target.join(' ')),
-        }));
-      });
-      return (found as { impact: string }[]).filter((v) =>
-        ['serious', 'critical'].includes(v.impact),
-      );
-    };
-
-    /** Screenshots of the embedded run (the pages look the same on both). */
-    const screenshot = async (page: Page, name: string) => {
-      if (kind !== 'embedded') return;
-      mkdirSync(ARTIFACTS, { recursive: true });
-      const path = join(ARTIFACTS, `console-${name}.png`);
-      await page.screenshot({ path, fullPage: true });
-      const extra = process.env.CONSOLE_SCREENSHOTS;
-      if (extra) {
-        mkdirSync(extra, { recursive: true });
-        copyFileSync(path, join(extra, `console-${name}.png`));
-      }
-    };
-
+    const open = () => openConsole(run);
+    const screenshot = (page: Page, name: string) => keep(run, page, name);
     const api = (
       path: string,
-      init: {
-        method?: string;
-        headers?: Record<string, string>;
-        body?: string;
-      } = {},
+      init: Parameters<typeof apiRequest>[2] = {},
       token = TOKEN,
-    ) =>
-      fetch(`${base}${path}`, {
-        ...init,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          ...init.headers,
-        },
-      });
+    ) => apiRequest(run, path, init, token);
 
     it('is reached with the keyboard alone: sign-in, the search, bob’s page', async () => {
       const { page, problems } = await open();
@@ -174,7 +55,7 @@ describe.each(['embedded', 'postgres'] as const)(
       await page
         .getByRole('heading', { level: 1, name: 'Bob Lee (bob)' })
         .waitFor();
-      expect(page.url()).toBe(`${base}/console/#/identities/bob`);
+      expect(page.url()).toBe(`${run.base}/console/#/identities/bob`);
       // Back from the heading: the navigation, then the skip link, which
       // lands on the content.
       await tabTo(page, 'A Tokens', 'Shift+Tab');
