@@ -643,6 +643,33 @@ describe('command line', () => {
             ['cli', 'provider.deleted', 'provider:gitlab'],
           ],
         );
+        // One action's entries, one actor's, as GET /events filters them.
+        const lines = async (...filter: string[]) =>
+          (await cli('audit', '--tenant', 'example', ...filter)).out
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line));
+        expect(
+          (await lines('--action', 'provider.updated')).map((e) => [
+            e.actor,
+            e.action,
+            e.target,
+          ]),
+        ).toStrictEqual(
+          Array(3).fill(['cli', 'provider.updated', 'provider:gitlab']),
+        );
+        expect(await lines('--actor', 'cli')).toStrictEqual(audit);
+        expect(
+          await cli('audit', '--tenant', 'example', '--actor', 'app:nobody'),
+        ).toMatchObject({ code: 0, out: '' });
+        expect(
+          await cli('audit', '--tenant', 'example', '--action', 'token.used'),
+        ).toMatchObject({
+          code: 2,
+          err: expect.stringMatching(
+            /^--action takes one of tenant\.updated, .*, webhook\.replayed\.\nHelp: npm run cli -- audit --help\n$/,
+          ),
+        });
       });
     });
 

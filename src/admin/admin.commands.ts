@@ -6,6 +6,11 @@ import {
   UsageError,
 } from '../common/command-line/command';
 import { printAll, printJson } from '../common/command-line/command-output';
+import {
+  ADMIN_ACTIONS,
+  type AdminAction,
+  MAX_ACTOR_LENGTH,
+} from '../events/admin-actions';
 
 /** Required as a command runs: help and wrong usage load no service (src/cli.ts). */
 const adminService = ({ app }: CommandContext) =>
@@ -76,15 +81,57 @@ export const ADMIN_COMMANDS = [
   }),
   command({
     name: 'audit',
-    usage: '--tenant <t>',
+    usage: '--tenant <t> [--action <action>] [--actor <actor>]',
     summary: 'print the audit log of administration as JSON lines',
-    help: 'In order: every change of the administration API and of the command line (actor cli).',
-    options: { tenant: TENANT },
-    example: ['--tenant', 'acme'],
-    check: (given) => ({ tenantId: given.need('tenant') }),
-    handler: (context, { tenantId }) => {
+    help: 'In order: every change of the administration API and of the command line (actor cli); --action and --actor keep the entries of one action or one actor, as GET /events does.',
+    options: {
+      tenant: TENANT,
+      action: {
+        type: 'string',
+        value: '<action>',
+        help: `only this action's entries: ${ADMIN_ACTIONS.join(', ')}`,
+      },
+      actor: {
+        type: 'string',
+        value: '<actor>',
+        help: "only this actor's entries, as the log names it: app:<appId> or cli",
+      },
+    },
+    example: ['--tenant', 'acme', '--action', 'token.revoked'],
+    check: (given) => ({
+      tenantId: given.need('tenant'),
+      filter: auditFilter(given.string('action'), given.string('actor')),
+    }),
+    handler: (context, { tenantId, filter }) => {
       const admin = adminService(context);
-      return printAll(context, (page) => admin.listEvents(tenantId, {}, page));
+      return printAll(context, (page) =>
+        admin.listEvents(tenantId, filter, page),
+      );
     },
   }),
 ];
+
+/** The audit log's filter of `audit`, as GET /events takes it. */
+function auditFilter(
+  action: string | undefined,
+  actor: string | undefined,
+): { action?: AdminAction; actor?: string } {
+  if (
+    action !== undefined &&
+    !(ADMIN_ACTIONS as readonly string[]).includes(action)
+  )
+    throw new UsageError(`--action takes one of ${ADMIN_ACTIONS.join(', ')}.`);
+  if (
+    actor !== undefined &&
+    (!actor ||
+      Array.from(actor).length > MAX_ACTOR_LENGTH ||
+      actor.includes('\0'))
+  )
+    throw new UsageError(
+      `--actor takes 1 to ${MAX_ACTOR_LENGTH} characters, none of them U+0000.`,
+    );
+  return {
+    ...(action !== undefined && { action: action as AdminAction }),
+    ...(actor !== undefined && { actor }),
+  };
+}

@@ -12,7 +12,11 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { SCOPES } from '../identity/principal';
-import { ADMIN_ACTIONS, type AdminAction } from '../events/events.repository';
+import {
+  ADMIN_ACTIONS,
+  type AdminAction,
+  MAX_ACTOR_LENGTH,
+} from '../events/admin-actions';
 import { PageQuery } from '../common/pagination';
 import {
   IDENTITY_ID,
@@ -189,9 +193,6 @@ export class TokenRequestBody {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_TTL_SECONDS })
   ttlSeconds?: number;
 }
-
-/** The longest actor of the audit log: `app:` and an app id. */
-const MAX_ACTOR_LENGTH = 204;
 
 /** GET of the audit log: a page, of one action or one actor (or both) when asked. */
 export class AdminEventListQuery extends PageQuery {

@@ -5,6 +5,7 @@ import { traceContext } from '../common/trace-context';
 import { ambient, builder, statement } from '../database/sql';
 import { lockTenant } from '../database/tenant-lock';
 import { RawBuilder, sql } from 'kysely';
+import type { AdminAction } from './admin-actions';
 
 export type EventType =
   'imported' | 'created' | 'updated' | 'deleted' | 'merged';
@@ -28,26 +29,9 @@ export interface EventRecord {
   occurredAt: Date;
 }
 
-/** What tenant administration did (docs/operations.md, the audit log). */
-export const ADMIN_ACTIONS = [
-  'tenant.updated',
-  'tenant.replaced',
-  'token.created',
-  'token.revoked',
-  'provider.created',
-  'provider.updated',
-  'provider.deleted',
-  'issuer.created',
-  'issuer.updated',
-  'issuer.deleted',
-  'webhook.created',
-  'webhook.updated',
-  'webhook.deleted',
-  'webhook.secret-rotated',
-  'webhook.replayed',
-] as const;
-
-export type AdminAction = (typeof ADMIN_ACTIONS)[number];
+// In a module of their own, which the command line's usage checks load
+// without the database.
+export { ADMIN_ACTIONS, type AdminAction } from './admin-actions';
 
 export interface NewAdminEvent {
   /** `app:<appId>` for an app token of the admin API, `cli` for the command line. */
