@@ -1,6 +1,7 @@
 -- wrk's script for bench/wrk.js: each request to the URL's path carries the
--- next bearer token of the list given after `--`, each thread starting at
--- its own place in it; at the end one line of figures for the runner.
+-- next bearer token of the list given after `--`, each of the two threads
+-- bench/wrk.js runs starting at its own place in it (the first and the
+-- middle of the list); at the end one line of figures for the runner.
 local threads = 0
 function setup(thread)
   thread:set("first", threads)

@@ -10,8 +10,9 @@ export interface Session {
 }
 
 // The tab's own storage: gone when the tab closes, never sent by the
-// browser on its own (as a cookie would be), never shared with other tabs
-// (as localStorage would be).
+// browser on its own (as a cookie would be), not seen by tabs opened on
+// their own (as localStorage would be; a tab duplicated from this one
+// starts with a copy).
 const SESSION_KEY = 'identity-console.session';
 
 export function loadSession(): Session | undefined {
