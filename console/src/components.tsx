@@ -342,26 +342,9 @@ export function FieldForm({
             onChange={(value) => set(field.name, value)}
           />
         ))}
-        <button type="submit" class="primary">
-          {submitLabel}
-        </button>
-        {saved && (
-          <span class="saved" role="status">
-            {' '}
-            {doneMessage}
-          </span>
-        )}
+        <Submit label={submitLabel} done={saved && doneMessage} />
       </fieldset>
-      <ErrorBox
-        error={error}
-        onReload={
-          onReload &&
-          (() => {
-            setError(undefined);
-            onReload();
-          })
-        }
-      />
+      <FormError error={error} setError={setError} onReload={onReload} />
     </form>
   );
 }
@@ -500,4 +483,51 @@ export function when(value: string | null | undefined): string {
   return /^\d{4}-\d\d-\d\dT[\d:]{8}(\.\d+)?Z$/.test(value)
     ? `${value.slice(0, 10)} ${value.slice(11, 19)} UTC`
     : value;
+}
+
+/** A form's submit button, and what it says once the form is done (a status). */
+export function Submit({
+  label,
+  done,
+}: {
+  label: string;
+  done: string | false | undefined;
+}) {
+  return (
+    <>
+      <button type="submit" class="primary">
+        {label}
+      </button>
+      {done && (
+        <span class="saved" role="status">
+          {' '}
+          {done}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** The error of a form's last try; a 412's Reload clears it first. */
+export function FormError({
+  error,
+  setError,
+  onReload,
+}: {
+  error: unknown;
+  setError: (error: unknown) => void;
+  onReload?: () => void;
+}) {
+  return (
+    <ErrorBox
+      error={error}
+      onReload={
+        onReload &&
+        (() => {
+          setError(undefined);
+          onReload();
+        })
+      }
+    />
+  );
 }

@@ -2,7 +2,7 @@
 // empty are left out, so that the service fills in their defaults.
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorBox } from '../components';
+import { FormError, Submit } from '../components';
 import {
   Checkbox,
   Choices,
@@ -198,26 +198,12 @@ export function IssuerForm({
           'Account provider',
           'The provider of the accounts it matches or creates.',
         )}
-        <button type="submit" class="primary">
-          {submitLabel}
-        </button>
-        {done && (
-          <span class="saved" role="status">
-            {' '}
-            {adding ? 'Added.' : 'Saved.'}
-          </span>
-        )}
+        <Submit
+          label={submitLabel}
+          done={done && (adding ? 'Added.' : 'Saved.')}
+        />
       </fieldset>
-      <ErrorBox
-        error={error}
-        onReload={
-          onReload &&
-          (() => {
-            setError(undefined);
-            onReload();
-          })
-        }
-      />
+      <FormError error={error} setError={setError} onReload={onReload} />
     </form>
   );
 }

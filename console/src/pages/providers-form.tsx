@@ -3,7 +3,7 @@
 // service, and is sent only when something is typed into it.
 import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
-import { ErrorBox, when } from '../components';
+import { FormError, Submit, when } from '../components';
 import { Checkbox, listOf, messagesAbout, Select, TextInput } from './form-kit';
 
 /** How a provider links an account for real (OpenID Connect or OAuth 2.0). */
@@ -233,26 +233,12 @@ export function ProviderForm({
             about={about}
           />
         )}
-        <button type="submit" class="primary">
-          {submitLabel}
-        </button>
-        {done && (
-          <span class="saved" role="status">
-            {' '}
-            {adding ? 'Added.' : 'Saved.'}
-          </span>
-        )}
+        <Submit
+          label={submitLabel}
+          done={done && (adding ? 'Added.' : 'Saved.')}
+        />
       </fieldset>
-      <ErrorBox
-        error={error}
-        onReload={
-          onReload &&
-          (() => {
-            setError(undefined);
-            onReload();
-          })
-        }
-      />
+      <FormError error={error} setError={setError} onReload={onReload} />
     </form>
   );
 }
