@@ -31,4 +31,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Migrations are applied at start (MIGRATE_ON_START, default true). SIGTERM
 # stops accepting connections, lets requests in flight finish, then exits.
-CMD ["node", "dist/main.js"]
+# The Node.js flags are scripts/service-flags.js's (a unit test compares).
+CMD ["node", "--max-semi-space-size=16", "dist/main.js"]

@@ -25,6 +25,7 @@ const { createServer } = require('node:http');
 const { isDeepStrictEqual } = require('node:util');
 const { join } = require('node:path');
 const { LAYERS } = require('./ledger-server');
+const { SERVICE_NODE_FLAGS } = require('../scripts/service-flags');
 
 const SERVER = join(__dirname, 'ledger-server.js');
 const PROBE = join(__dirname, 'alloc-probe.js');
@@ -41,6 +42,12 @@ const CONFIGURATIONS = [
     off: Object.entries(LAYERS)
       .filter(([, { added }]) => !added)
       .map(([name]) => name),
+  },
+  {
+    name: 'young-generation',
+    what: `the deployed young generation (scripts/service-flags.js: ${SERVICE_NODE_FLAGS.join(' ')}), V8's default size instead`,
+    off: [],
+    nodeFlags: [],
   },
   { name: 'redis', what: "the rate limiter's counters on Redis instead of in memory (a cost added)", env: { REDIS_URL }, base: 'service' },
   {
@@ -144,7 +151,9 @@ async function measure(harness, configurations, places) {
     const order = round % 2 ? [...configurations].reverse() : configurations;
     for (const configuration of order) {
       const env = typeof configuration.env === 'function' ? configuration.env(places) : configuration.env;
-      const child = await start(configuration.script ?? SERVER, port, { LEDGER_OFF: (configuration.off ?? []).join(','), ...env }, ['--require', PROBE], { ipc: true });
+      // The service's configurations run with its deployed Node.js flags (or the row's own); the peer and the floor with Node's defaults.
+      const nodeFlags = configuration.script ? [] : (configuration.nodeFlags ?? SERVICE_NODE_FLAGS);
+      const child = await start(configuration.script ?? SERVER, port, { LEDGER_OFF: (configuration.off ?? []).join(','), ...env }, [...nodeFlags, '--require', PROBE], { ipc: true });
       try {
         const seen = await answer(port, path, token);
         expected ??= seen; // the service's: it runs first

@@ -26,6 +26,7 @@ const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { targets, targetsTable } = require('./targets');
 const { hasWrk, wrkPass, CONNECTIONS: WRK_CONNECTIONS, THREADS: WRK_THREADS } = require('./wrk');
+const { SERVICE_NODE_FLAGS: DEPLOYED_FLAGS } = require('../scripts/service-flags');
 
 const ROOT = resolve(__dirname, '..');
 const { values } = parseArgs({
@@ -80,12 +81,16 @@ async function identityCount() {
   }
 }
 
-// Node flags of the service while it is measured (not while its bodies are
+// The service runs with the Node.js flags it is deployed with
+// (scripts/service-flags.js), then --node-flags' (V8 takes a flag's last
+// value: `--node-flags=--max-semi-space-size=0` is V8's default young
+// generation); the floor and the peer with Node's defaults.
+const SERVICE_NODE_FLAGS = [...DEPLOYED_FLAGS, ...(values['node-flags'] ? values['node-flags'].split(' ') : [])];
+// Its profiling flags while it is measured (not while its bodies are
 // checked, so that each profile is of one measured run).
-const SERVICE_FLAGS = [
+const PROFILE_FLAGS = [
   ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : []),
   ...(values['heap-prof'] ? ['--heap-prof', '--heap-prof-dir', PROFILE_DIR] : []),
-  ...(values['node-flags'] ? values['node-flags'].split(' ') : []),
 ];
 
 function start(script, port, extra = {}, flags = [], { ipc = false } = {}) {
@@ -93,8 +98,12 @@ function start(script, port, extra = {}, flags = [], { ipc = false } = {}) {
   // discarded here), with a rate limit the benchmark cannot reach. `ipc`
   // opens a channel to it (the ledger's allocation probe answers on it).
   const env = { PATH: process.env.PATH, PORT: String(port), DATABASE_URL, SEED_DEMO: 'false', RATE_LIMIT: '1000000', ...extra };
-  const stdio = ['ignore', values['node-flags'] ? 'inherit' : 'ignore', 'inherit', ...(ipc ? ['ipc'] : [])];
-  const child = spawn(process.execPath, [...flags, script], { env, stdio });
+  // Its stdout is shown only when a --trace flag asks for V8's lines there;
+  // otherwise its request log would cost the run a terminal's speed.
+  const nodeFlags = script === SERVICE ? [...SERVICE_NODE_FLAGS, ...flags] : flags;
+  const tracing = nodeFlags.some((flag) => flag.startsWith('--trace'));
+  const stdio = ['ignore', tracing ? 'inherit' : 'ignore', 'inherit', ...(ipc ? ['ipc'] : [])];
+  const child = spawn(process.execPath, [...nodeFlags, script], { env, stdio });
   return new Promise((ready, fail) => {
     const timer = setInterval(async () => {
       const up = await fetch(`http://127.0.0.1:${port}/bench/api/identity/v1`).then(() => true, () => false);
@@ -225,7 +234,7 @@ function peakRssMb(pid) {
 async function runAll(script, port, extra, scenarios = SCENARIOS) {
   const results = new Map();
   if (!scenarios.length) return { results };
-  const child = await start(script, port, extra, script === SERVICE ? SERVICE_FLAGS : []);
+  const child = await start(script, port, extra, script === SERVICE ? PROFILE_FLAGS : []);
   // What starting alone reached, to tell it from what a scenario added.
   const startPeakRssMb = peakRssMb(child.pid);
   try {

@@ -12,6 +12,7 @@ const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
 const autocannon = require('autocannon');
+const { SERVICE_NODE_FLAGS } = require('../scripts/service-flags');
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +40,7 @@ function startServer() {
       ? { DATABASE_URL: process.env.DATABASE_URL }
       : { DATA_DIR: join(mkdtempSync(join(tmpdir(), 'identity-soak-')), 'pglite') }),
   };
-  const child = spawn(process.execPath, [resolve(__dirname, '..', 'dist', 'main.js')], { env });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, resolve(__dirname, '..', 'dist', 'main.js')], { env });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -15,6 +15,7 @@ const { join, resolve } = require('node:path');
 const { parseArgs } = require('node:util');
 const autocannon = require('autocannon');
 const { Webhook } = require('standardwebhooks');
+const { SERVICE_NODE_FLAGS } = require('../scripts/service-flags');
 
 const ROOT = resolve(__dirname, '..');
 const { values } = parseArgs({
@@ -40,7 +41,7 @@ const cli = (...args) =>
 
 function startService() {
   const env = { PATH: process.env.PATH, PORT: String(PORT), DATABASE_URL, SEED_DEMO: 'false', RATE_LIMIT: '1000000', WEBHOOK_POLL_MS: '100' };
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return new Promise((ready, fail) => {
     const timer = setInterval(async () => {
       const up = await fetch(`http://127.0.0.1:${PORT}/health/live`).then((r) => r.ok, () => false);

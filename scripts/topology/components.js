@@ -15,6 +15,7 @@ const { join } = require('node:path');
 const { redisCommand, pgbouncerShow, request, sql } = require('./clients');
 const { postgresUser, run, startDetached, waitFor } = require('./processes');
 const { PROJECT } = require('./state');
+const { SERVICE_NODE_FLAGS } = require('../service-flags');
 
 const DATABASE = 'identity';
 const SERVICE_MAIN = join(PROJECT, 'dist', 'main.js');
@@ -266,7 +267,7 @@ async function startService(
     LOG_LEVEL: 'warn',
   };
   const log = topology.path(`${role}.log`);
-  const child = startDetached(process.execPath, [SERVICE_MAIN], { log, env });
+  const child = startDetached(process.execPath, [...SERVICE_NODE_FLAGS, SERVICE_MAIN], { log, env });
   topology.record({
     role,
     pid: child.pid,

@@ -24,6 +24,7 @@ const {
   waitForExit,
 } = require('./processes');
 const { PROJECT, Topology } = require('./state');
+const { SERVICE_NODE_FLAGS } = require('../service-flags');
 
 const HA_SERVICES = ['service-1', 'service-2'];
 const NODES = ['node-1', 'node-2'];
@@ -454,7 +455,7 @@ async function startHaService(topology, role, port) {
     ...SERVICE_SETTINGS,
   };
   const log = topology.path(`${role}.log`);
-  const child = startDetached(process.execPath, [SERVICE_MAIN], { log, env });
+  const child = startDetached(process.execPath, [...SERVICE_NODE_FLAGS, SERVICE_MAIN], { log, env });
   topology.record({ role, pid: child.pid, startTime: child.startTime, port });
   await waitFor(
     `service ${role}`,

@@ -15,8 +15,12 @@ import {
 } from './test-database';
 
 const ROOT = resolve(__dirname, '..', '..');
+/** The Node.js flags the service is deployed with (npm start, the image). */
+const { SERVICE_NODE_FLAGS } = require('../../scripts/service-flags') as {
+  SERVICE_NODE_FLAGS: string[];
+};
 
-/** The built server (`dist/main.js`) in its own process, as operators run it. */
+/** The built server (`dist/main.js`) in its own process, as operators run it (its Node.js flags too). */
 export interface Server {
   output: () => string;
   /** Waits, 5 s at most, until the output holds `count` lines matching `pattern`. */
@@ -32,7 +36,7 @@ export interface Server {
 export function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [join(ROOT, 'dist', 'main.js')],
+    [...SERVICE_NODE_FLAGS, join(ROOT, 'dist', 'main.js')],
     { env, cwd: ROOT },
   );
   let output = '';
