@@ -133,6 +133,11 @@ function inStage(stage, command, { user = 'root', env = {}, cwd = '/', detached 
   ];
   const environment = {
     PATH: '/opt/node/bin:/usr/local/bin:/usr/bin:/bin',
+    // The host's npm cache is bound in (root's stages): its package
+    // documents are used as they are, not revalidated one by one (1,198
+    // requests; 3 minutes of `npm ci` here, 52 s without). The lockfile
+    // pins every version and checksum, so what is installed is the same.
+    npm_config_prefer_offline: 'true',
     HOME: user === 'root' ? '/root' : '/tmp',
     ...env,
   };
