@@ -5,10 +5,11 @@
 // itself. A unit test (src/ops/service-flags.spec.ts) keeps package.json's
 // start script and the Dockerfile's CMD equal to this list.
 //
-// --max-semi-space-size=16 (MB): V8 sizes the young generation's two halves
-// from the machine's memory (32 MB each on the 24 GiB development machine); 16 MB keeps
-// the service's peak resident memory under load about 70 MB lower at no
-// measured cost in throughput (docs/benchmark.md, "The young generation").
+// --max-semi-space-size=16 (MB): V8 sizes the young generation's two
+// halves from the machine's memory (32 MB each on the 24 GiB development
+// machine); 16 MB keeps the service's peak resident memory under load 60–90
+// MB lower at no cost in throughput beyond the runs' spread
+// (docs/benchmark.md, "The young generation, in full runs").
 const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16'];
 
 module.exports = { SERVICE_NODE_FLAGS };
