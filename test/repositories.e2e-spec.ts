@@ -20,6 +20,7 @@ import { RolesRepository } from '../src/roles/roles.repository';
 import { Prisma } from '../src/generated/prisma/client';
 import { example, TOKENS } from './support/example';
 import { useTestApp } from './support/test-app';
+import { wholeJson } from './support/lists';
 
 // Raw queries are typed by a cast: these tests hold each one to its type,
 // key by key, on both databases. An identity's row is checked against the
@@ -174,7 +175,9 @@ describe('repositories', () => {
     const { items } = await t.app
       .get(FriendsRepository)
       .findFriends('example', 'ada', {});
-    const friends = JSON.parse(items) as { identityId: string }[];
+    const friends = JSON.parse(await wholeJson(items)) as {
+      identityId: string;
+    }[];
     expect(friends.map((f) => f.identityId)).toStrictEqual(['charles', 'mary']);
     const identities = t.app.get(IdentityRepository);
     for (const friend of friends) {

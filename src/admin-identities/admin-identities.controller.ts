@@ -3,7 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import { AccountProviderResponse } from '../accounts/accounts.dto';
 import { AccountsService } from '../accounts/accounts.service';
 import { adminIdentityRead, adminList } from '../admin/admin-routes';
-import { answerCollection, answerPage } from '../common/http/collection';
+import {
+  answerCollection,
+  answerPage,
+  CollectionAnswer,
+} from '../common/http/collection';
 import { conditional } from '../common/http/conditional';
 import { type Exchange, Http } from '../common/http/exchange';
 import { ADMIN_PREFIX } from '../common/http/route-table';
@@ -123,7 +127,7 @@ export class AdminIdentitiesController {
     @Target() target: AccessTarget,
     @Query() query: PageQuery,
     @Http() http: Exchange,
-  ): Promise<string | undefined> {
+  ): Promise<CollectionAnswer> {
     return answerPage(http, query, FRIENDS_ORDER, (page) =>
       this.friends.listFriends(caller.tenantId, target.identityId, page),
     );

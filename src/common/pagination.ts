@@ -40,6 +40,22 @@ export interface Collection<T> {
   next?: Required<Page>;
 }
 
+/**
+ * A collection's JSON too long to hold whole (a list of thousands): its
+ * strong tag, known before any of it is read, then its text in pieces.
+ * Read to the end or left (`pieces.return()`), it lets go of what it
+ * holds (a database cursor).
+ */
+export interface StreamedJson {
+  readonly tag: string;
+  readonly pieces: AsyncGenerator<string, void, undefined>;
+  /**
+   * How long its reader may keep it waiting, in milliseconds, when it holds
+   * something another request may need (a connection of the pool).
+   */
+  readonly patienceMs?: number;
+}
+
 /** The fields a collection is ordered by: its cursors carry their values. */
 export type SortOrder = readonly string[];
 

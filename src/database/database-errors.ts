@@ -92,6 +92,16 @@ export class ConnectionFailed extends Error {
   }
 }
 
+/**
+ * No connection of the pool's share for cursors came free in time
+ * (cursor-slots.ts): the database is as busy as an exhausted pool, 503.
+ */
+export class NoCursorSlot extends Error {
+  constructor(waitMs: number) {
+    super(`No connection for a cursor came free in ${waitMs} ms`);
+  }
+}
+
 /** The ConnectionFailed in the error or the errors it wraps, if any. */
 export function failedConnection(error: unknown): ConnectionFailed | undefined {
   for (const e of chain(error)) if (e instanceof ConnectionFailed) return e;
@@ -107,6 +117,7 @@ export function errorCodes(error: unknown): string[] {
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of chain(error)) {
     if (e.name === 'PrismaClientInitializationError') return true;
+    if (e instanceof NoCursorSlot) return true;
     if (typeof e.kind === 'string' && ADAPTER_UNAVAILABLE.has(e.kind))
       return true;
     if (

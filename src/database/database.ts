@@ -26,6 +26,8 @@ import {
 import { ReadContext, readContext } from './replicas/read-context';
 import { parseLsn, Replica, ReplicaSet } from './replicas/replica-set';
 import { ChosenPool } from './chosen-pool';
+import { CursorSlots } from './cursor-slots';
+import { pulled } from './pulled';
 import { parseConnectionString } from './connection-string';
 import { ServerChoice } from './server-choice';
 import type { DatabaseRole } from './database-role';
@@ -129,6 +131,8 @@ export class Database {
     readonly prisma: PrismaClient,
     private readonly connections: Connections,
     private readonly statements: SqlExecutor,
+    /** The pool's connections a cursor may hold (cursor); none on one connection. */
+    private readonly cursorSlots?: CursorSlots,
   ) {}
 
   /**
@@ -140,6 +144,7 @@ export class Database {
     connections: Connections,
     config?: AppConfig,
     statements?: SqlExecutor,
+    cursorSlots?: CursorSlots,
   ): Promise<Database> {
     return new Database(
       new PrismaClient({
@@ -148,6 +153,7 @@ export class Database {
       }),
       connections,
       statements ?? adapterStatements(await factory.connect()),
+      cursorSlots,
     );
   }
 
@@ -238,11 +244,19 @@ export class Database {
       choice,
     );
     const names = prepared ? statementNames() : undefined;
+    const holders = Math.floor((connection.max ?? config.databasePoolSize) / 2);
     return Database.open(
       new PrismaPg(pool, adapterOptions(names)),
       postgresDriver(pool, description, onClose),
       config,
       poolStatements(pool, names),
+      holders > 0
+        ? new CursorSlots(
+            holders,
+            config.databaseConnectTimeoutMs,
+            config.databaseQueryTimeoutMs,
+          )
+        : undefined,
     );
   }
 
@@ -366,6 +380,61 @@ export class Database {
       context.replica = undefined;
     }
     return this.statements.rows<T>(text, values);
+  }
+
+  /**
+   * The rows of a cursor, in batches, for an answer too large to hold
+   * whole: `declare` declares the cursor, `fetch` reads its next `size`
+   * rows. They are read in one REPEATABLE READ transaction on the primary,
+   * which stays open while the batches are consumed, at the consumer's pace,
+   * and ends when the rows do or the iteration is left; consumed slower
+   * than DATABASE_QUERY_TIMEOUT_MS in all, it ends there, and the iteration
+   * throws (pulled's ConsumedTooSlowly).
+   * At most half the pool's connections hold a cursor at once, the rest
+   * stay free for every other statement (CursorSlots). On a single
+   * connection (an embedded database's one session) the rows are read whole
+   * inside the transaction and handed out after it.
+   */
+  cursor<Params, Row>(
+    declare: Statement<Params, unknown>,
+    params: Params,
+    fetch: { statement: Statement<object, Row>; size: number },
+  ): AsyncGenerator<Row[]> {
+    const read = (emit: (rows: Row[]) => Promise<boolean>) =>
+      this.transaction(
+        async (tx) => {
+          await tx.rows(declare, params);
+          for (;;) {
+            const rows = await tx.rows(fetch.statement, {});
+            if (rows.length > 0 && !(await emit(rows))) return;
+            if (rows.length < fetch.size) return;
+          }
+        },
+        { isolationLevel: 'RepeatableRead' },
+      );
+    const slots = this.cursorSlots;
+    if (!slots)
+      return pulled(async (emit) => {
+        const batches: Row[][] = [];
+        await read(async (rows) => batches.push(rows) > 0);
+        for (const rows of batches) if (!(await emit(rows))) return;
+      });
+    return pulled(async (emit) => {
+      await slots.take();
+      try {
+        await read(emit);
+      } finally {
+        slots.give();
+      }
+    }, slots.holdMs);
+  }
+
+  /**
+   * How long a cursor's rows may take to be consumed, in milliseconds, when
+   * a cursor holds a connection the pool needs back (cursor); none otherwise.
+   */
+  get cursorHoldMs(): number | undefined {
+    return this.cursorSlots?.holdMs;
   }
 
   /**

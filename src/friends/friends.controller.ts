@@ -13,7 +13,7 @@ import {
   IDENTITY_ID,
   IDENTITY_ID_MAX_LENGTH,
 } from '../common/validation/field-rules';
-import { answerPage } from '../common/http/collection';
+import { answerPage, CollectionAnswer } from '../common/http/collection';
 import { type Exchange, Http } from '../common/http/exchange';
 import { API_PREFIX } from '../common/http/route-table';
 import { PageQuery } from '../common/pagination';
@@ -49,7 +49,7 @@ export class FriendsController {
     @Caller() caller: AccessCaller,
     @Query() query: PageQuery,
     @Http() http: Exchange,
-  ): Promise<string | undefined> {
+  ): Promise<CollectionAnswer> {
     return answerPage(http, query, FRIENDS_ORDER, (page) =>
       this.friends.listFriends(caller.tenantId, caller.identityId, page),
     );
@@ -66,7 +66,7 @@ export class FriendsController {
     @Target() target: { identityId: string },
     @Query() query: PageQuery,
     @Http() http: Exchange,
-  ): Promise<string | undefined> {
+  ): Promise<CollectionAnswer> {
     return answerPage(http, query, FRIENDS_ORDER, (page) =>
       this.friends.listFriends(caller.tenantId, target.identityId, page),
     );

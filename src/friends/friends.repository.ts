@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
-import { sql } from 'kysely';
+import { RawBuilder, sql } from 'kysely';
 import { builder, exists, statement } from '../database/sql';
 import { IDENTITY_FIELDS } from '../identity/identity-fields';
 import { FRIEND_FIELDS, FriendField } from './friends.dto';
-import { Collection, Page } from '../common/pagination';
+import { Collection, Page, StreamedJson } from '../common/pagination';
 import { eventsOf } from '../events/events.repository';
 
 /** A page of friends as PostgreSQL serialized it: a JSON array. */
-export type FriendsPage = Collection<string>;
+export type FriendsPage = Collection<string | StreamedJson>;
 
 const column = (field: FriendField) => IDENTITY_FIELDS[field].column;
 /** The friend's columns, read from table `identity` (alias i). */
@@ -35,7 +35,43 @@ interface FriendsParams {
   afterName: string | null;
   afterId: string | null;
   limit: number | null;
+  /** A whole list's longest length held at once (HELD_WHOLE), or null for a page. */
+  heldAtMost: number | null;
 }
+
+/** The friends' ids, as an array: gathered first, their identities fetched by primary key. */
+const friendIds = (p: Pick<FriendsParams, 'tenantId' | 'identityId'>) =>
+  sql<string[]>`ARRAY(${builder
+    .selectFrom('friendship as f')
+    .select('f.friend_id')
+    .where('f.tenant_id', '=', p.tenantId)
+    .where('f.identity_id', '=', p.identityId)})`;
+
+/**
+ * The friends among `ids` after the cursor's sort key, in order: the
+ * display name (absent sorts as empty), then the id.
+ */
+const friendsAfter = (
+  p: Omit<FriendsParams, 'limit' | 'heldAtMost'>,
+  ids: RawBuilder<string[]>,
+) =>
+  builder
+    .selectFrom('identity as i')
+    .select(sql<string>`coalesce(i.display_name, '')`.as('sort_name'))
+    .select(COLUMNS)
+    .where('i.tenant_id', '=', p.tenantId)
+    .where('i.identity_id', '=', sql<string>`ANY (${ids})`)
+    .where(
+      sql<boolean>`(${p.afterId}::text IS NULL
+            OR (coalesce(i.display_name, ''), i.identity_id) > (${p.afterName}::text, ${p.afterId}::text))`,
+    )
+    .orderBy('sort_name')
+    .orderBy('i.identity_id');
+
+/** A friend's entry of the list: its JSON, as the page's alias `page` holds it. */
+const entryJson = sql<string>`json_strip_nulls(row_to_json((
+  SELECT f FROM (SELECT ${ENTRY}) AS f
+)))::text`;
 
 /**
  * A page of friends and where it ends; see findFriends. The sort key is
@@ -43,27 +79,14 @@ interface FriendsParams {
  */
 const FRIENDS = statement((p: FriendsParams) =>
   builder
-    .with('fetched', (db) =>
-      db
-        .selectFrom('identity as i')
-        .select(sql<string>`coalesce(i.display_name, '')`.as('sort_name'))
-        .select(COLUMNS)
-        .where('i.tenant_id', '=', p.tenantId)
+    .with('ids', () => builder.selectNoFrom(friendIds(p).as('a')))
+    .with('fetched', () =>
+      friendsAfter(p, sql<string[]>`(SELECT a FROM ids)::text[]`)
+        // A whole list too long to hold is not read here: it streams.
         .where(
-          'i.identity_id',
-          '=',
-          sql<string>`ANY (ARRAY(${db
-            .selectFrom('friendship as f')
-            .select('f.friend_id')
-            .where('f.tenant_id', '=', p.tenantId)
-            .where('f.identity_id', '=', p.identityId)}))`,
+          sql<boolean>`(${p.heldAtMost}::int IS NULL
+            OR (SELECT cardinality(a) FROM ids) <= ${p.heldAtMost}::int)`,
         )
-        .where(
-          sql<boolean>`(${p.afterId}::text IS NULL
-            OR (coalesce(i.display_name, ''), i.identity_id) > (${p.afterName}::text, ${p.afterId}::text))`,
-        )
-        .orderBy('sort_name')
-        .orderBy('i.identity_id')
         .limit(sql<number>`${p.limit}::int + 1`),
     )
     .with('numbered', (db) =>
@@ -97,9 +120,9 @@ const FRIENDS = statement((p: FriendsParams) =>
       eb
         .selectFrom('page')
         .select(
-          sql<string>`'[' || coalesce(string_agg(json_strip_nulls(row_to_json((
-            SELECT f FROM (SELECT ${ENTRY}) AS f
-          )))::text, ',' ORDER BY n), '') || ']'`.as('items'),
+          sql<string>`'[' || coalesce(string_agg(${entryJson}, ',' ORDER BY n), '') || ']'`.as(
+            'items',
+          ),
         )
         .as('items'),
       eb
@@ -108,7 +131,61 @@ const FRIENDS = statement((p: FriendsParams) =>
         .as('fetched'),
       'last.sort_name as lastName',
       'last.identity_id as lastId',
+      sql<boolean>`coalesce((SELECT cardinality(a) FROM ids) > ${p.heldAtMost}::int, false)`.as(
+        'tooLong',
+      ),
     ]),
+);
+
+/** Friends per piece of a streamed list: some 50 KB of JSON. */
+const FRIENDS_PER_PIECE = 250;
+
+/**
+ * The cursor of a whole list too long to hold at once (findFriends): its
+ * first row (part 0) is the tag of the list's JSON, as contentTag would
+ * compute it (the unpadded base64url of its SHA-256, of which the tag is
+ * the first 22 characters); then the entries, FRIENDS_PER_PIECE to a row
+ * (parts 1, 2, …) joined by commas. The entries are written once
+ * (MATERIALIZED) for both.
+ */
+const FRIEND_LIST = statement(
+  (p: Omit<FriendsParams, 'limit' | 'heldAtMost'>) =>
+    sql`DECLARE friend_list NO SCROLL CURSOR FOR ${builder
+      .with('page', () =>
+        friendsAfter(p, friendIds(p)).select(
+          sql<string>`row_number() OVER (ORDER BY coalesce(i.display_name, ''), i.identity_id)`.as(
+            'n',
+          ),
+        ),
+      )
+      .with(
+        (cte) => cte('entry').materialized(),
+        (db) => db.selectFrom('page').select(['page.n', entryJson.as('json')]),
+      )
+      .selectFrom('entry')
+      .select([
+        sql<number>`0`.as('part'),
+        sql<string>`rtrim(translate(encode(sha256(convert_to(
+          '[' || coalesce(string_agg(json, ',' ORDER BY n), '') || ']', 'UTF8'
+        )), 'base64'), '+/', '-_'), '=')`.as('text'),
+      ])
+      .unionAll((db) =>
+        db
+          .selectFrom('entry')
+          .select([
+            sql<number>`((n - 1) / ${sql.lit(FRIENDS_PER_PIECE)} + 1)::int`.as(
+              'part',
+            ),
+            sql<string>`string_agg(json, ',' ORDER BY n)`.as('text'),
+          ])
+          .groupBy(sql`(n - 1) / ${sql.lit(FRIENDS_PER_PIECE)}`),
+      )
+      .orderBy('part')}`,
+);
+
+/** The next two pieces of the list (some 100 KB): what one read of the cursor holds. */
+const NEXT_PIECES = statement(
+  () => sql<{ part: number; text: string }>`FETCH 2 FROM friend_list`,
 );
 
 interface FriendshipParams {
@@ -195,6 +272,31 @@ const REMOVE_FRIENDSHIP = statement((p: FriendshipParams) =>
     .select(sql<number>`count(*)::int`.as('removed')),
 );
 
+/**
+ * The longest whole list read and held at once (some 100 KB of JSON); a
+ * longer one streams (findFriends).
+ */
+export const HELD_WHOLE = 500;
+
+/**
+ * The cursor's rows as the list's tag, then the pieces of its JSON array.
+ * Leaving it leaves the cursor.
+ */
+async function* tagThenPieces(
+  reads: AsyncGenerator<{ part: number; text: string }[]>,
+): AsyncGenerator<string, void, undefined> {
+  let opened = false;
+  for await (const rows of reads)
+    for (const { part, text } of rows) {
+      if (part === 0) yield `"${text.slice(0, 22)}"`;
+      else {
+        yield (opened ? ',' : '[') + text;
+        opened = true;
+      }
+    }
+  yield opened ? ']' : '[]';
+}
+
 @Injectable()
 export class FriendsRepository {
   constructor(private readonly database: Database) {}
@@ -221,7 +323,17 @@ export class FriendsRepository {
       afterName,
       afterId,
       limit,
+      heldAtMost: limit === null ? HELD_WHOLE : null,
     });
+    if (found.tooLong)
+      return {
+        items: await this.streamFriends({
+          tenantId,
+          identityId,
+          afterName,
+          afterId,
+        }),
+      };
     // The array whole, brackets and all, as PostgreSQL wrote it: a string
     // made in JavaScript of it would be copied again (flattened) when it
     // is hashed and sent, a megabyte for a list of thousands.
@@ -238,6 +350,31 @@ export class FriendsRepository {
       next: { limit, after: [found.lastName ?? '', found.lastId] },
     };
   }
+
+  /**
+   * A whole list longer than HELD_WHOLE, read through a cursor a hundred
+   * kilobytes at a time as the answer is sent (Database.cursor), from one
+   * snapshot: its tag first, then its JSON.
+   */
+  private async streamFriends(
+    params: Omit<FriendsParams, 'limit' | 'heldAtMost'>,
+  ): Promise<StreamedJson> {
+    const list = tagThenPieces(
+      this.database.cursor(FRIEND_LIST, params, {
+        statement: NEXT_PIECES,
+        size: 2,
+      }),
+    );
+    // Read, the tag leaves the list started: leaving it now ends the cursor.
+    const tag = await list.next();
+    if (tag.done) throw new Error('A friend list ended before its tag');
+    return {
+      tag: tag.value,
+      pieces: list,
+      patienceMs: this.database.cursorHoldMs,
+    };
+  }
+
   /**
    * Makes the two identities friends (both directions, as the import
    * format stores them), with an `updated` event naming `friends` for each

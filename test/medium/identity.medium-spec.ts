@@ -13,6 +13,7 @@ import { RolesRepository } from '../../src/roles/roles.repository';
 import { RolesService } from '../../src/roles/roles.service';
 import { identity, token } from '../support/factories';
 import { MediumService, useMediumService } from '../support/medium';
+import { wholeJson } from '../support/lists';
 
 // The services of identities, their friends, roles and changes, each built
 // from the providers it names, on the database of this file.
@@ -109,8 +110,10 @@ describe(IdentityService.name, () => {
     ).toStrictEqual([{ name: 'a' }, { name: 'b' }]);
     expect(
       JSON.parse(
-        (await m.get(FriendsService).listFriends(file.tenant.id, 'cy', {}))
-          .items,
+        await wholeJson(
+          (await m.get(FriendsService).listFriends(file.tenant.id, 'cy', {}))
+            .items,
+        ),
       ),
     ).toStrictEqual([{ identityId: 'ada' }]);
   });
@@ -131,17 +134,29 @@ describe(FriendsService.name, () => {
     await friends.addFriend(file.tenant.id, 'ada', 'bob');
     await friends.addFriend(file.tenant.id, 'ada', 'cy');
     expect(
-      JSON.parse((await friends.listFriends(file.tenant.id, 'ada', {})).items),
+      JSON.parse(
+        await wholeJson(
+          (await friends.listFriends(file.tenant.id, 'ada', {})).items,
+        ),
+      ),
     ).toStrictEqual([
       { identityId: 'cy', displayName: 'Anne' },
       { identityId: 'bob', displayName: 'Bob' },
     ]);
     expect(
-      JSON.parse((await friends.listFriends(file.tenant.id, 'bob', {})).items),
+      JSON.parse(
+        await wholeJson(
+          (await friends.listFriends(file.tenant.id, 'bob', {})).items,
+        ),
+      ),
     ).toStrictEqual([{ identityId: 'ada' }]);
     await friends.removeFriend(file.tenant.id, 'bob', 'ada');
     expect(
-      JSON.parse((await friends.listFriends(file.tenant.id, 'ada', {})).items),
+      JSON.parse(
+        await wholeJson(
+          (await friends.listFriends(file.tenant.id, 'ada', {})).items,
+        ),
+      ),
     ).toStrictEqual([{ identityId: 'cy', displayName: 'Anne' }]);
     await expect(
       friends.addFriend(file.tenant.id, 'ada', 'nobody'),

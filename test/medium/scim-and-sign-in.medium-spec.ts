@@ -23,6 +23,7 @@ import { ScimUsersRepository } from '../../src/scim/scim-users.repository';
 import { ScimUsersService } from '../../src/scim/scim-users.service';
 import { identity, provider } from '../support/factories';
 import { useMediumService } from '../support/medium';
+import { wholeJson } from '../support/lists';
 
 const BASE = 'https://id.example/t/scim/v2';
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -226,8 +227,10 @@ describe(AccountLinkService.name, () => {
     // No friend was made on the way: the link touches accounts only.
     expect(
       JSON.parse(
-        (await m.get(FriendsService).listFriends(file.tenant.id, 'ada', {}))
-          .items,
+        await wholeJson(
+          (await m.get(FriendsService).listFriends(file.tenant.id, 'ada', {}))
+            .items,
+        ),
       ),
     ).toStrictEqual([]);
   });

@@ -1,3 +1,5 @@
+import { Logger, StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import {
   Collection,
   encodeCursor,
@@ -5,9 +7,16 @@ import {
   pageOf,
   PageQuery,
   SortOrder,
+  StreamedJson,
 } from '../pagination';
-import { conditionalJson } from './conditional';
+import { conditional, conditionalJson, JSON_TYPE } from './conditional';
 import type { Exchange } from './exchange';
+
+/** What a collection's elements come as: objects, their JSON, or their JSON streamed. */
+type Items = unknown[] | string | StreamedJson;
+
+/** What answers a collection: its JSON, its stream, or nothing (304). */
+export type CollectionAnswer = string | StreamableFile | undefined;
 
 /** The parameters that choose a collection's elements (a search's text), by name; unset ones are left out. */
 export type Filters = Record<string, string | undefined>;
@@ -41,15 +50,63 @@ export function answerCollection(
 }
 
 /**
+ * Answers JSON too long to hold whole as it is read (chunked, as each
+ * piece comes; backpressure from the client's connection paces the reads),
+ * or 304 without reading it. An error once the answer has begun can only
+ * cut the connection: the client sees a body that ends too soon.
+ */
+async function streamedJson(
+  http: Exchange,
+  { tag, pieces, patienceMs }: StreamedJson,
+): Promise<StreamableFile | undefined> {
+  http.res.setHeader('Content-Type', JSON_TYPE);
+  if (conditional(http, tag, true) === undefined) {
+    await pieces.return();
+    return undefined;
+  }
+  // A client that stops reading is cut off once the connection has been
+  // idle that long, which lets go of what the pieces hold.
+  if (patienceMs !== undefined)
+    http.res.setTimeout(patienceMs, () => http.res.destroy());
+  // One piece ahead at most: the rest stays where it is read from.
+  const body = Readable.from(pieces, { highWaterMark: 1 });
+  return new StreamableFile(body, { type: JSON_TYPE }).setErrorLogger(
+    (error: Error) =>
+      STREAM_LOG.warn(`A streamed answer broke off: ${error.message}`),
+  );
+}
+
+const STREAM_LOG = new Logger('Collection');
+
+/**
  * Answers the page `query` asks for of a collection ordered by `order`, as
  * `read` reads it; the next page's link repeats `filters`.
  */
-export async function answerPage(
+export function answerPage(
   http: Exchange,
   query: PageQuery,
   order: SortOrder,
   read: (page: Page) => Promise<Collection<unknown[] | string>>,
   filters?: Filters,
-): Promise<string | undefined> {
-  return answerCollection(http, await read(pageOf(query, order)), filters);
+): Promise<string | undefined>;
+/** The same of a collection whose whole JSON may stream. */
+export function answerPage(
+  http: Exchange,
+  query: PageQuery,
+  order: SortOrder,
+  read: (page: Page) => Promise<Collection<Items>>,
+  filters?: Filters,
+): Promise<CollectionAnswer>;
+export async function answerPage(
+  http: Exchange,
+  query: PageQuery,
+  order: SortOrder,
+  read: (page: Page) => Promise<Collection<Items>>,
+  filters?: Filters,
+): Promise<CollectionAnswer> {
+  const { items, next } = await read(pageOf(query, order));
+  // A streamed collection is a whole one: no page follows it.
+  if (typeof items === 'object' && 'pieces' in items)
+    return streamedJson(http, items);
+  return answerCollection(http, { items, next }, filters);
 }

@@ -40,12 +40,14 @@ export function conditional<T>(
   return undefined;
 }
 
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** A JSON body already serialized, with a tag of its bytes, answered conditionally. */
 export function conditionalJson(
   http: Exchange,
   json: string,
 ): string | undefined {
-  http.res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  http.res.setHeader('Content-Type', JSON_TYPE);
   return conditional(http, contentTag(json), json);
 }
 
@@ -63,6 +65,6 @@ export function createdJson(
   res.status(201);
   res.setHeader('Location', location);
   res.setHeader('ETag', contentTag(json));
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', JSON_TYPE);
   return json;
 }

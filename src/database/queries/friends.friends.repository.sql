@@ -2,9 +2,24 @@
 -- Written by `npm run sql`; src/database/query-files.spec.ts holds them.
 
 -- FRIENDS
--- $1 tenantId, $2 tenantId, $3 identityId, $4 afterId, $5 afterName
--- $6 afterId, $7 limit, $8 limit, $9 limit, $10 = 1
+-- $1 tenantId, $2 identityId, $3 tenantId, $4 afterId, $5 afterName
+-- $6 afterId, $7 heldAtMost, $8 heldAtMost, $9 limit, $10 limit, $11 limit
+-- $12 heldAtMost, $13 = 1
 with
+  "ids" as (
+    select
+      ARRAY(
+        (
+          select
+            "f"."friend_id"
+          from
+            "friendship" as "f"
+          where
+            "f"."tenant_id" = $1
+            and "f"."identity_id" = $2
+        )
+      ) as "a"
+  ),
   "fetched" as (
     select
       coalesce(i.display_name, '') as "sort_name",
@@ -16,29 +31,33 @@ with
     from
       "identity" as "i"
     where
-      "i"."tenant_id" = $1
+      "i"."tenant_id" = $3
       and "i"."identity_id" = ANY (
-        ARRAY(
-          (
-            select
-              "f"."friend_id"
-            from
-              "friendship" as "f"
-            where
-              "f"."tenant_id" = $2
-              and "f"."identity_id" = $3
-          )
-        )
+        (
+          SELECT
+            a
+          FROM
+            ids
+        )::text[]
       )
       and (
         $4::text IS NULL
         OR (coalesce(i.display_name, ''), i.identity_id) > ($5::text, $6::text)
       )
+      and (
+        $7::int IS NULL
+        OR (
+          SELECT
+            cardinality(a)
+          FROM
+            ids
+        ) <= $8::int
+      )
     order by
       "sort_name",
       "i"."identity_id"
     limit
-      $7::int + 1
+      $9::int + 1
   ),
   "numbered" as (
     select
@@ -58,8 +77,8 @@ with
       "numbered"
     where
       (
-        $8::int IS NULL
-        OR n <= $9::int
+        $10::int IS NULL
+        OR n <= $11::int
       )
   )
 select
@@ -100,7 +119,16 @@ select
       "numbered"
   ) as "fetched",
   "last"."sort_name" as "lastName",
-  "last"."identity_id" as "lastId"
+  "last"."identity_id" as "lastId",
+  coalesce(
+    (
+      SELECT
+        cardinality(a)
+      FROM
+        ids
+    ) > $12::int,
+    false
+  ) as "tooLong"
 from
   (
     select
@@ -115,8 +143,124 @@ from
     order by
       "n" desc
     limit
-      $10
+      $13
   ) as "last" on true;
+
+-- FRIEND_LIST
+-- $1 tenantId, $2 tenantId, $3 identityId, $4 afterId, $5 afterName
+-- $6 afterId
+DECLARE friend_list NO SCROLL CURSOR FOR (
+  with
+    "page" as (
+      select
+        coalesce(i.display_name, '') as "sort_name",
+        "i"."identity_id",
+        "i"."display_name",
+        "i"."small_pictures",
+        "i"."medium_pictures",
+        "i"."large_pictures",
+        row_number() OVER (
+          ORDER BY
+            coalesce(i.display_name, ''),
+            i.identity_id
+        ) as "n"
+      from
+        "identity" as "i"
+      where
+        "i"."tenant_id" = $1
+        and "i"."identity_id" = ANY (
+          ARRAY(
+            (
+              select
+                "f"."friend_id"
+              from
+                "friendship" as "f"
+              where
+                "f"."tenant_id" = $2
+                and "f"."identity_id" = $3
+            )
+          )
+        )
+        and (
+          $4::text IS NULL
+          OR (coalesce(i.display_name, ''), i.identity_id) > ($5::text, $6::text)
+        )
+      order by
+        "sort_name",
+        "i"."identity_id"
+    ),
+    "entry" as materialized (
+      select
+        "page"."n",
+        json_strip_nulls(
+          row_to_json(
+            (
+              SELECT
+                f
+              FROM
+                (
+                  SELECT
+                    page.identity_id AS "identityId",
+                    page.display_name AS "displayName",
+                    nullif(page.small_pictures, '{}') AS "smallPictures",
+                    nullif(page.medium_pictures, '{}') AS "mediumPictures",
+                    nullif(page.large_pictures, '{}') AS "largePictures"
+                ) AS f
+            )
+          )
+        )::text as "json"
+      from
+        "page"
+    )
+  select
+    0 as "part",
+    rtrim(
+      translate(
+        encode(
+          sha256(
+            convert_to(
+              '[' || coalesce(
+                string_agg(
+                  json,
+                  ','
+                  ORDER BY
+                    n
+                ),
+                ''
+              ) || ']',
+              'UTF8'
+            )
+          ),
+          'base64'
+        ),
+        '+/',
+        '-_'
+      ),
+      '='
+    ) as "text"
+  from
+    "entry"
+  union all
+  select
+    ((n - 1) / 250 + 1)::int as "part",
+    string_agg(
+      json,
+      ','
+      ORDER BY
+        n
+    ) as "text"
+  from
+    "entry"
+  group by
+    (n - 1) / 250
+  order by
+    "part"
+);
+
+-- NEXT_PIECES
+FETCH 2
+FROM
+  friend_list;
 
 -- ADD_FRIENDSHIP
 -- $1 tenantId, $2 friendId, $3 tenantId, $4 identityId, $5 tenantId
