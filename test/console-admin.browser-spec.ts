@@ -89,6 +89,36 @@ describe.each(['embedded', 'postgres'] as const)(
         .waitFor();
       expect(await page.locator('img').count()).toBe(0);
       expect(await violations(page)).toStrictEqual([]);
+      // Changed elsewhere: a delete with the page's ETag is refused (412),
+      // and Reload shows the change with the question closed.
+      const stored = await api('/demo/api/admin/v1/account-providers/gitlab');
+      const changed = await api('/demo/api/admin/v1/account-providers/gitlab', {
+        method: 'PUT',
+        headers: { 'if-match': stored.headers.get('etag')! },
+        body: JSON.stringify({
+          ...(await stored.json()),
+          displayName: 'GitLab (elsewhere)',
+        }),
+      });
+      expect(changed.status).toBe(200);
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByRole('button', { name: 'Yes, delete' }).click();
+      const refused = page.getByRole('alert');
+      await refused.getByText('changed since you loaded it').waitFor();
+      await refused.getByRole('button', { name: 'Reload' }).click();
+      await until(
+        async () =>
+          (await page.getByLabel('Display name').inputValue()) ===
+          'GitLab (elsewhere)',
+        { what: 'the reloaded provider' },
+      );
+      expect([
+        await page.getByRole('button', { name: 'Yes, delete' }).count(),
+        await page.getByRole('alert').count(),
+      ]).toStrictEqual([0, 0]);
+      expect(
+        (await api('/demo/api/admin/v1/account-providers/gitlab')).status,
+      ).toBe(200);
 
       await go(page, 'Audit log', 'Audit log');
       await page.getByLabel('Action').selectOption('provider.created');

@@ -251,16 +251,13 @@ export function ConfirmButton({
           </button>
         </span>
       )}
-      <ErrorBox
+      <FormError
         error={error}
-        onReload={
-          onReload &&
-          (() => {
-            setError(undefined);
-            setAsking(false);
-            onReload();
-          })
-        }
+        setError={(next) => {
+          setError(next);
+          setAsking(false);
+        }}
+        onReload={onReload}
       />
     </span>
   );
