@@ -1,6 +1,10 @@
 import { contentTag } from '../src/common/http/conditional';
-import { HELD_WHOLE } from '../src/friends/friends.repository';
+import {
+  FriendsRepository,
+  HELD_WHOLE,
+} from '../src/friends/friends.repository';
 import { identity, tenantFile, token } from './support/factories';
+import { wholeJson } from './support/lists';
 import { useTenant, useTestApp } from './support/test-app';
 
 // A whole friend list longer than HELD_WHOLE streams (docs/architecture.md,
@@ -84,6 +88,17 @@ describe('a whole friend list longer than HELD_WHOLE', () => {
       res.text,
       res.headers.etag,
     ]);
+  });
+
+  it('is read as a read: the request has not written', async () => {
+    const repository = t.app.get(FriendsRepository);
+    const wrote = await t.database.readFrom(undefined, async () => {
+      const { items } = await repository.findFriends(tenant.id, 'many', {});
+      expect(typeof items).toBe('object');
+      await wholeJson(items);
+      return t.database.requestWrote;
+    });
+    expect(wrote).toBe(false);
   });
 
   it('answers 304 to its tag and HEAD with its headers, without a body', async () => {

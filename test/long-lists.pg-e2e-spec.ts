@@ -138,7 +138,13 @@ describe('a streamed list and the pool', () => {
     );
     await held.pieces.return();
     expect(await openTransactions()).toBe(0);
+    // Pieces of 64 KB (some twenty entries here): the same JSON as a page.
     const whole = await t.as(tenant.token(APP.token)).get(path()).expect(200);
+    const page = await t
+      .as(tenant.token(APP.token))
+      .get(`${path()}?limit=1000`)
+      .expect(200);
+    expect(whole.text).toBe(page.text);
     expect(whole.text).toBe(await wholeJson(await streamed()));
   });
 
@@ -156,6 +162,7 @@ describe('a streamed list and the pool', () => {
   });
 
   it('cuts off a client that stops reading, and frees its cursor', async () => {
+    const logs = t.recordLogs();
     const socket = await stalledReader();
     try {
       await until(async () => (await openTransactions()) === 1, {
@@ -175,6 +182,17 @@ describe('a streamed list and the pool', () => {
       const received = Buffer.concat(chunks).toString();
       expect(received.length).toBeGreaterThan(0);
       expect(received.endsWith('\r\n0\r\n\r\n')).toBe(false);
+      await until(() => logs.some((l) => l.level === 'warn'), {
+        what: 'the log line',
+      });
+      expect(logs.filter((l) => l.level === 'warn')).toStrictEqual([
+        {
+          level: 'warn',
+          message: expect.stringMatching(
+            /^A streamed answer broke off: Not read (for|to the end within) 1500 ms$/,
+          ),
+        },
+      ]);
     } finally {
       socket.destroy();
     }

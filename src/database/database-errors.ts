@@ -1,3 +1,5 @@
+import { ConsumedTooSlowly } from './pulled';
+
 // Prisma's codes for a database it cannot reach or that went away, or too
 // busy to answer in time: P2024 (no connection from the pool in time) and
 // P2028 (a transaction that could not start in time, or ran out of time and
@@ -141,7 +143,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * the query was too slow.
  */
 export function isQueryTimeout(error: unknown): boolean {
-  for (const e of chain(error)) if (codes(e).includes('57014')) return true;
+  for (const e of chain(error)) {
+    if (codes(e).includes('57014')) return true;
+    // A cursor read for longer than the same bound (Database.cursor).
+    if (e instanceof ConsumedTooSlowly) return true;
+  }
   return false;
 }
 

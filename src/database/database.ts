@@ -400,17 +400,22 @@ export class Database {
     params: Params,
     fetch: { statement: Statement<object, Row>; size: number },
   ): AsyncGenerator<Row[]> {
+    // A read: unlike `transaction`, it leaves the request's other reads
+    // where they are and does not count as the request's write.
     const read = (emit: (rows: Row[]) => Promise<boolean>) =>
-      this.transaction(
-        async (tx) => {
-          await tx.rows(declare, params);
-          for (;;) {
-            const rows = await tx.rows(fetch.statement, {});
-            if (rows.length > 0 && !(await emit(rows))) return;
-            if (rows.length < fetch.size) return;
-          }
-        },
-        { isolationLevel: 'RepeatableRead' },
+      this.onPrimary(
+        this.prisma.$transaction(
+          async (client) => {
+            const tx = transactionOf(client);
+            await tx.rows(declare, params);
+            for (;;) {
+              const rows = await tx.rows(fetch.statement, {});
+              if (rows.length > 0 && !(await emit(rows))) return;
+              if (rows.length < fetch.size) return;
+            }
+          },
+          { isolationLevel: 'RepeatableRead' },
+        ),
       );
     const slots = this.cursorSlots;
     if (!slots)

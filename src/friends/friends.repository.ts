@@ -137,16 +137,20 @@ const FRIENDS = statement((p: FriendsParams) =>
     ]),
 );
 
-/** Friends per piece of a streamed list: some 50 KB of JSON. */
-const FRIENDS_PER_PIECE = 250;
+/**
+ * The bytes of JSON a piece of a streamed list starts a new one after: a
+ * piece holds whole entries, up to this many bytes and one entry more (an
+ * entry is at most some 80 KB: three picture lists at their longest).
+ */
+const PIECE_BYTES = 64 * 1024;
 
 /**
  * The cursor of a whole list too long to hold at once (findFriends): its
  * first row (part 0) is the tag of the list's JSON, as contentTag would
  * compute it (the unpadded base64url of its SHA-256, of which the tag is
- * the first 22 characters); then the entries, FRIENDS_PER_PIECE to a row
- * (parts 1, 2, …) joined by commas. The entries are written once
- * (MATERIALIZED) for both.
+ * the first 22 characters); then the entries in pieces of about PIECE_BYTES
+ * (parts 1, 2, …, each entry's part given by the bytes before it), joined
+ * by commas. The entries are written once (MATERIALIZED) for both.
  */
 const FRIEND_LIST = statement(
   (p: Omit<FriendsParams, 'limit' | 'heldAtMost'>) =>
@@ -162,6 +166,16 @@ const FRIEND_LIST = statement(
         (cte) => cte('entry').materialized(),
         (db) => db.selectFrom('page').select(['page.n', entryJson.as('json')]),
       )
+      .with('placed', (db) =>
+        db.selectFrom('entry').select([
+          'entry.n',
+          'entry.json',
+          sql<number>`((sum(octet_length(json) + 1) OVER (ORDER BY n)
+              - octet_length(json) - 1) / ${sql.lit(PIECE_BYTES)} + 1)::int`.as(
+            'part',
+          ),
+        ]),
+      )
       .selectFrom('entry')
       .select([
         sql<number>`0`.as('part'),
@@ -171,19 +185,17 @@ const FRIEND_LIST = statement(
       ])
       .unionAll((db) =>
         db
-          .selectFrom('entry')
+          .selectFrom('placed')
           .select([
-            sql<number>`((n - 1) / ${sql.lit(FRIENDS_PER_PIECE)} + 1)::int`.as(
-              'part',
-            ),
+            'placed.part',
             sql<string>`string_agg(json, ',' ORDER BY n)`.as('text'),
           ])
-          .groupBy(sql`(n - 1) / ${sql.lit(FRIENDS_PER_PIECE)}`),
+          .groupBy('placed.part'),
       )
       .orderBy('part')}`,
 );
 
-/** The next two pieces of the list (some 100 KB): what one read of the cursor holds. */
+/** The next two pieces of the list (some 128 KB): what one read of the cursor holds. */
 const NEXT_PIECES = statement(
   () => sql<{ part: number; text: string }>`FETCH 2 FROM friend_list`,
 );
@@ -352,7 +364,7 @@ export class FriendsRepository {
   }
 
   /**
-   * A whole list longer than HELD_WHOLE, read through a cursor a hundred
+   * A whole list longer than HELD_WHOLE, read through a cursor some 128
    * kilobytes at a time as the answer is sent (Database.cursor), from one
    * snapshot: its tag first, then its JSON.
    */

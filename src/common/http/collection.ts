@@ -67,7 +67,9 @@ async function streamedJson(
   // A client that stops reading is cut off once the connection has been
   // idle that long, which lets go of what the pieces hold.
   if (patienceMs !== undefined)
-    http.res.setTimeout(patienceMs, () => http.res.destroy());
+    http.res.setTimeout(patienceMs, () =>
+      http.res.destroy(new Error(`Not read for ${patienceMs} ms`)),
+    );
   // One piece ahead at most: the rest stays where it is read from.
   const body = Readable.from(pieces, { highWaterMark: 1 });
   return new StreamableFile(body, { type: JSON_TYPE }).setErrorLogger(

@@ -211,6 +211,21 @@ DECLARE friend_list NO SCROLL CURSOR FOR (
         )::text as "json"
       from
         "page"
+    ),
+    "placed" as (
+      select
+        "entry"."n",
+        "entry"."json",
+        (
+          (
+            sum(octet_length(json) + 1) OVER (
+              ORDER BY
+                n
+            ) - octet_length(json) - 1
+          ) / 65536 + 1
+        )::int as "part"
+      from
+        "entry"
     )
   select
     0 as "part",
@@ -242,7 +257,7 @@ DECLARE friend_list NO SCROLL CURSOR FOR (
     "entry"
   union all
   select
-    ((n - 1) / 250 + 1)::int as "part",
+    "placed"."part",
     string_agg(
       json,
       ','
@@ -250,9 +265,9 @@ DECLARE friend_list NO SCROLL CURSOR FOR (
         n
     ) as "text"
   from
-    "entry"
+    "placed"
   group by
-    (n - 1) / 250
+    "placed"."part"
   order by
     "part"
 );
