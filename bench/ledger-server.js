@@ -96,9 +96,15 @@ const LAYERS = {
   passport: {
     what: "passport: the strategy's authenticate, replaced by a direct call of the same validation",
     late: (app) => {
-      const { BearerAuthGuard } = dist('auth/bearer-auth.guard');
       const callerOf = authenticator(app);
-      // The guard's parent: the class @nestjs/passport made for 'bearer'.
+      const { BearerStrategy } = dist('auth/bearer.strategy');
+      if (BearerStrategy.prototype.principalOf) {
+        // The strategy's run for one request, which the guard calls.
+        BearerStrategy.prototype.principalOf = (req) => callerOf(req);
+        return;
+      }
+      // Earlier builds: the guard's parent, the class @nestjs/passport made for 'bearer'.
+      const { BearerAuthGuard } = dist('auth/bearer-auth.guard');
       Object.getPrototypeOf(BearerAuthGuard.prototype).canActivate = async function (context) {
         const req = context.switchToHttp().getRequest();
         req.user = await callerOf(req);

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { PassportModule } from '@nestjs/passport';
 import { AccessRepository } from './access.repository';
 import { AuthService } from './auth.service';
 import { BearerStrategy } from './bearer.strategy';
@@ -12,7 +11,6 @@ import { TokensService } from './tokens.service';
 
 /** Tokens, their authentication and the access facts the guards ask for. */
 @Module({
-  imports: [PassportModule],
   providers: [
     AccessRepository,
     AuthService,
@@ -24,6 +22,12 @@ import { TokensService } from './tokens.service';
     TokenRepository,
     TokensService,
   ],
-  exports: [AuthService, AccessRepository, JwtVerifier, TokensService],
+  exports: [
+    AuthService,
+    AccessRepository,
+    BearerStrategy,
+    JwtVerifier,
+    TokensService,
+  ],
 })
 export class AuthModule {}

@@ -1,7 +1,7 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
+import { BearerStrategy } from './bearer.strategy';
 import { RateLimiter } from '../ops/rate-limit/rate-limiter';
 import {
   AuthenticationRequired,
@@ -16,16 +16,17 @@ import {
 
 /**
  * The global authentication guard: every route needs a valid token unless
- * it is marked `@Access('public')`.
+ * it is marked `@Access('public')`. The token is Passport's bearer
+ * strategy's to read and validate (BearerStrategy.principalOf); the caller
+ * it names is the request's `user`.
  */
 @Injectable()
-export class BearerAuthGuard extends AuthGuard('bearer') {
+export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
-  ) {
-    super();
-  }
+    private readonly strategy: BearerStrategy,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const rule = this.reflector.get<AccessRule | undefined>(
@@ -34,14 +35,13 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
     );
     if (rule === 'public') return true;
     const http = context.switchToHttp();
-    this.limiter.refuseWhileFailuresSpent(
-      http.getRequest<Request>(),
-      http.getResponse<Response>(),
-    );
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    this.limiter.refuseWhileFailuresSpent(req, res);
     try {
-      const allowed = (await super.canActivate(context)) as boolean;
-      this.limiter.rememberValid(http.getRequest<Request>());
-      return allowed;
+      req.user = await this.strategy.principalOf(req);
+      this.limiter.rememberValid(req);
+      return true;
     } catch (error) {
       // Another tenant's administration does not exist for its admins.
       if (
@@ -49,22 +49,11 @@ export class BearerAuthGuard extends AuthGuard('bearer') {
         ADMIN_RULES.has(rule) &&
         error instanceof OtherTenantAdminToken
       )
-        throw new RouteNotFound(http.getRequest<Request>().path);
+        throw new RouteNotFound(req.path);
       // A token that fails also costs its client address (a 429 past it).
-      if (error instanceof AuthenticationRequired && error.tokenSent) {
-        await this.limiter.chargeFailedAuthentication(
-          http.getRequest<Request>(),
-          http.getResponse<Response>(),
-        );
-      }
+      if (error instanceof AuthenticationRequired && error.tokenSent)
+        await this.limiter.chargeFailedAuthentication(req, res);
       throw error;
     }
-  }
-
-  /** No token at all: passport found nothing to verify. */
-  handleRequest<T>(err: unknown, user: T): T {
-    if (err) throw err;
-    if (user) return user;
-    throw new AuthenticationRequired(false);
   }
 }

@@ -66,19 +66,23 @@ async function streamedJson(
   }
   // A client that stops reading is cut off once the connection has been
   // idle that long, which lets go of what the pieces hold.
+  // (Destroyed, the response emits no error for the stream's logger.)
   if (patienceMs !== undefined)
-    http.res.setTimeout(patienceMs, () =>
-      http.res.destroy(new Error(`Not read for ${patienceMs} ms`)),
-    );
-  // One piece ahead at most: the rest stays where it is read from.
+    http.res.setTimeout(patienceMs, () => {
+      brokeOff(`Not read for ${patienceMs} ms`);
+      http.res.destroy();
+    });
+  // Read a piece at a time, as the response takes them: the rest stays
+  // where it is read from.
   const body = Readable.from(pieces, { highWaterMark: 1 });
   return new StreamableFile(body, { type: JSON_TYPE }).setErrorLogger(
-    (error: Error) =>
-      STREAM_LOG.warn(`A streamed answer broke off: ${error.message}`),
+    (error: Error) => brokeOff(error.message),
   );
 }
 
 const STREAM_LOG = new Logger('Collection');
+const brokeOff = (why: string) =>
+  STREAM_LOG.warn(`A streamed answer broke off: ${why}`);
 
 /**
  * Answers the page `query` asks for of a collection ordered by `order`, as
