@@ -7,7 +7,7 @@ import { FRIEND_FIELDS, FriendField } from './friends.dto';
 import { Collection, Page, StreamedJson } from '../common/pagination';
 import { eventsOf } from '../events/events.repository';
 
-/** A page of friends as PostgreSQL serialized it: a JSON array. */
+/** A page of friends as PostgreSQL serialized it (a JSON array), or a whole long list streamed. */
 export type FriendsPage = Collection<string | StreamedJson>;
 
 const column = (field: FriendField) => IDENTITY_FIELDS[field].column;
