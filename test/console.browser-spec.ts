@@ -40,10 +40,9 @@ describe.each(['embedded', 'postgres'] as const)(
       await page.keyboard.press('Tab');
       await page.keyboard.type(TOKEN);
       await page.keyboard.press('Enter');
-      await page
-        .getByRole('heading', { level: 1, name: 'Identities' })
-        .waitFor();
-      // The page's heading has the focus; the search comes next.
+      // The page's heading takes the focus once it is shown; the search
+      // comes next.
+      await page.locator('h1:focus', { hasText: 'Identities' }).waitFor();
       await page.keyboard.press('Tab');
       expect(await focused(page)).toBe('INPUT identity-search');
       await page.keyboard.type('bob');

@@ -391,6 +391,21 @@ describe('a failover of the primary, with the standby as the replica and a key/v
     expect(written.status).toBe(200);
     const last = { body: written.body, etag: written.headers.get('etag') };
     await until(() => s.pair.caughtUp(), { what: 'the standby caught up' });
+    // The service's own view of the standby (polled) has caught up with the
+    // write too: the tenant's reads go to the standby again.
+    const fromStandby = async () =>
+      metric(
+        (await send(s.base, 'GET', '/metrics')).body,
+        'db_reads_total{target="replica"}',
+      ) ?? 0;
+    await until(
+      async () => {
+        const before = await fromStandby();
+        await send(s.base, 'GET', API, { who: PROBE });
+        return (await fromStandby()) > before;
+      },
+      { what: 'a read of the tenant from the standby' },
+    );
     await s.pair.killPrimary();
 
     for (let n = 0; n < 5; n++) {
@@ -405,9 +420,14 @@ describe('a failover of the primary, with the standby as the replica and a key/v
         etag: last.etag,
       });
     }
-    const ready = await send(s.base, 'GET', '/health/ready');
-    expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'degraded' });
+    // Ready, degraded, once its poll of the primary has found it gone.
+    let ready: Answer | undefined;
+    await until(
+      async () =>
+        (ready = await send(s.base, 'GET', '/health/ready')).status === 200,
+      { what: 'ready without a primary' },
+    );
+    expect(ready?.body).toMatchObject({ status: 'degraded' });
     expectDatabaseUnavailable(
       await send(s.base, 'PUT', API, {
         who: PROBE,
