@@ -6,6 +6,7 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { AppConfig } from '../config/app-config';
 import { Prisma, PrismaClient } from '../generated/prisma/client';
 import { adapterStatements } from './adapter-query';
+import { watchQueries } from './query-watchdog';
 import { poolStatements, SqlExecutor } from './pool-statements';
 import { sql } from 'kysely';
 import {
@@ -589,7 +590,8 @@ function adapterOptions(
  * PgBouncer in transaction mode a SET lands on one server connection, so
  * there the bound belongs to the role or to PgBouncer's `connect_query`
  * (docs/operations.md). The client waits a second longer, in case the
- * server cannot answer at all.
+ * server cannot answer at all, and then closes the connection
+ * (query-watchdog.ts).
  */
 function boundedPool(
   config: AppConfig,
@@ -599,12 +601,9 @@ function boundedPool(
   // Run before the connection is first handed out (pg-pool's onConnect).
   const onConnect = (client: { query(sql: string): Promise<unknown> }) =>
     client.query(`SET statement_timeout = ${config.databaseQueryTimeoutMs}`);
-  const bounded = {
-    ...options,
-    query_timeout: config.databaseQueryTimeoutMs + 1000,
-    onConnect,
-  } as PoolConfig;
+  const bounded = { ...options, onConnect } as PoolConfig;
   const pool = choice ? new ChosenPool(choice, bounded) : new Pool(bounded);
+  watchQueries(pool, config.databaseQueryTimeoutMs + 1000);
   // An idle connection the server closed (a restart, a replica stopped, a
   // failover): the pool drops it and opens another when one is needed. The
   // pool reports it as an event, which would end the process unheard.
