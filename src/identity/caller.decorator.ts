@@ -16,15 +16,18 @@ export interface AccessTarget {
   identity: IdentityRecord;
 }
 
-const targets = new WeakMap<Request, AccessTarget>();
+/** Where the request keeps its target (a property, not a WeakMap: see requestState). */
+const TARGET = Symbol('access target');
+
+type Targeted = Request & { [TARGET]?: AccessTarget };
 
 /** Records the request's `{id}` identity (the access guard, on `{id}` routes). */
 export function setTarget(req: Request, target: AccessTarget): void {
-  targets.set(req, target);
+  (req as Targeted)[TARGET] = target;
 }
 
 /** The `{id}` identity with the view the access guard granted. */
 export const Target = createParamDecorator(
   (_data: unknown, context: ExecutionContext) =>
-    targets.get(context.switchToHttp().getRequest<Request>()),
+    context.switchToHttp().getRequest<Targeted>()[TARGET],
 );

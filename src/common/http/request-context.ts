@@ -15,14 +15,24 @@ export interface RequestState {
   tokenKey?: string;
 }
 
-const states = new WeakMap<Request, RequestState>();
+/**
+ * Where a request keeps its state: a property of its own, under a symbol no
+ * other code knows. Not a WeakMap keyed by the request: V8's young
+ * generation collector keeps such an entry's value alive until a full
+ * collection, which then allocates the states straight into the old
+ * generation, and what they point to with them (docs/benchmark.md, "What
+ * survives a request").
+ */
+const STATE = Symbol('request state');
+
+type Stated = Request & { [STATE]?: RequestState };
 
 export function requestState(req: Request): RequestState {
-  let state = states.get(req);
+  let state = (req as Stated)[STATE];
   if (!state) {
     const sent = req.get('x-request-id');
     state = { id: sent && REQUEST_ID.test(sent) ? sent : randomUUID() };
-    states.set(req, state);
+    (req as Stated)[STATE] = state;
   }
   return state;
 }
