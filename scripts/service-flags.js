@@ -10,6 +10,32 @@
 // machine); 16 MB keeps the service's peak resident memory under load 60–90
 // MB lower at no cost in throughput beyond the runs' spread
 // (docs/benchmark.md, "The young generation, in full runs").
-const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16'];
+//
+// --liftoff-only: WebAssembly stays compiled by V8's baseline compiler
+// (Liftoff). The service's WebAssembly is Prisma's query compiler (and,
+// on the embedded database, PGlite); by default V8 recompiles a function
+// it finds hot with its optimizing compiler in background threads, whose
+// working memory glibc keeps: the query compiler's start alone raised
+// the peak resident memory by 40–45 MB. With it, the service's start
+// peaks at about 190 MB instead of 234–240, writes cost no more CPU, and
+// the embedded database answers as fast (docs/benchmark.md, "WebAssembly
+// in the baseline tier").
+//
+// --no-allocation-site-pretenuring: V8 allocates every object young. By
+// default it watches the objects of each literal in the code and, once most
+// of them outlive a collection of the young generation, allocates that
+// literal's objects straight into the old generation from then on, for the
+// life of the process. Under the first seconds of load a literal of the
+// request path (an array holding a request and its response, say) can be
+// judged so; its objects, dead in the old generation, then keep what they
+// point to alive through every young collection until a full one: in 2 of
+// 10 starts the service promoted 10–13 KB of every request and ran a
+// mark-compact every second, against 0.1 KB and none (docs/benchmark.md,
+// "What survives a request"). It costs no CPU the runs can see.
+const SERVICE_NODE_FLAGS = [
+  '--max-semi-space-size=16',
+  '--liftoff-only',
+  '--no-allocation-site-pretenuring',
+];
 
 module.exports = { SERVICE_NODE_FLAGS };

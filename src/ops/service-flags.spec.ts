@@ -10,8 +10,12 @@ const { SERVICE_NODE_FLAGS } = require('../../scripts/service-flags') as {
 };
 
 describe("the service's Node.js flags", () => {
-  it('are the young generation of 16 MB semi-spaces', () => {
-    expect(SERVICE_NODE_FLAGS).toEqual(['--max-semi-space-size=16']);
+  it('are the young generation of 16 MB semi-spaces, WebAssembly in the baseline tier and no pretenuring', () => {
+    expect(SERVICE_NODE_FLAGS).toEqual([
+      '--max-semi-space-size=16',
+      '--liftoff-only',
+      '--no-allocation-site-pretenuring',
+    ]);
   });
 
   it("are npm start's", () => {
@@ -50,5 +54,55 @@ describe("the service's Node.js flags", () => {
         }),
       );
     expect(peakMb(SERVICE_NODE_FLAGS)).toBe(32);
+  });
+
+  it("keep this Node.js's WebAssembly out of the optimizing tier, however hot", () => {
+    // A module of one function, (n) => n + (n - 1) + … + 1, called until
+    // V8 has optimized it or a second has passed.
+    const hot = `const body = [1, 1, 0x7f, 0x03, 0x40, 0x20, 1, 0x20, 0, 0x6a, 0x21, 1,
+        0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, 0x0b, 0x20, 1, 0x0b];
+      const bytes = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 6, 1, 0x60, 1, 0x7f, 1, 0x7f,
+        3, 2, 1, 0, 7, 5, 1, 1, 0x66, 0, 0, 10, body.length + 2, 1, body.length, ...body]);
+      const { f } = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports;
+      const until = Date.now() + 1000;
+      do for (let i = 0; i < 1000; i++) f(1000);
+      while (!%IsTurboFanFunction(f) && Date.now() < until);
+      console.log(JSON.stringify({ sum: f(1000), liftoff: %IsLiftoffFunction(f), optimized: %IsTurboFanFunction(f) }));`;
+    const tiers = (flags: string[]) =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [...flags, '--allow-natives-syntax', '-e', hot],
+          { encoding: 'utf8' },
+        ),
+      ) as unknown;
+    expect(tiers([])).toEqual({ sum: 500500, liftoff: false, optimized: true });
+    expect(tiers(SERVICE_NODE_FLAGS)).toEqual({
+      sum: 500500,
+      liftoff: true,
+      optimized: false,
+    });
+  });
+
+  it("keep this Node.js from allocating a literal's objects in the old generation", () => {
+    // A literal whose objects all live long, then 1,000 more of them.
+    const literal = `function make(i) { return { i, next: null }; }
+      const keep = [];
+      for (let r = 0; r < 60; r++) for (let i = 0; i < 20000; i++) keep.push(make(i));
+      let young = 0;
+      for (let i = 0; i < 1000; i++) if (%InYoungGeneration(make(i))) young++;
+      console.log(young);`;
+    const young = (flags: string[]) =>
+      Number(
+        execFileSync(
+          process.execPath,
+          [...flags, '--allow-natives-syntax', '-e', literal],
+          { encoding: 'utf8' },
+        ),
+      );
+    expect(young(SERVICE_NODE_FLAGS)).toBe(1000);
+    // Node.js 24's V8 pretenures that literal by default; Node.js 22's does not.
+    if (Number(process.versions.node.split('.')[0]) >= 24)
+      expect(young(SERVICE_NODE_FLAGS.slice(0, 2))).toBe(0);
   });
 });
