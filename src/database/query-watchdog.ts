@@ -9,7 +9,7 @@ const SEEN = Symbol('query seen running at');
 const ignore = () => undefined;
 
 type Watched = PoolClient & {
-  /** `pg`'s query on the wire, if any (its internal name since pg 8.8). */
+  /** `pg`'s query on the wire, if any (an internal field: test/query-watchdog.pg-e2e-spec.ts fails if it goes). */
   _activeQuery?: { [SEEN]?: number } | null;
   connection?: { stream?: { destroy(error?: Error): void } };
 };

@@ -19,8 +19,8 @@ export interface RequestState {
  * Where a request keeps its state: a property of its own, under a symbol no
  * other code knows. Not a WeakMap keyed by the request: V8's young
  * generation collector keeps such an entry's value alive until a full
- * collection, which then allocates the states straight into the old
- * generation, and what they point to with them (docs/benchmark.md, "What
+ * collection, and V8 may then judge the state's literal long-lived and
+ * allocate every state in the old generation (docs/benchmark.md, "What
  * survives a request").
  */
 const STATE = Symbol('request state');
