@@ -45,7 +45,7 @@ const CONFIGURATIONS = [
   },
   {
     name: 'young-generation',
-    what: `the deployed young generation (scripts/service-flags.js: ${SERVICE_NODE_FLAGS.join(' ')}), V8's default size instead`,
+    what: `the deployed young generation (scripts/service-flags.js: ${SERVICE_NODE_FLAGS.filter((flag) => flag.startsWith('--max-semi-space-size')).join(' ')}), V8's default size instead`,
     off: [],
     nodeFlags: [],
   },
