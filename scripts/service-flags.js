@@ -28,10 +28,10 @@
 // life of the process. Under the first seconds of load a literal of the
 // request path (an array holding a request and its response, say) can be
 // judged so; its objects, dead in the old generation, then keep what they
-// point to alive through every young collection until a full one: in 2 of
-// 10 starts the service promoted 10–13 KB of every request and ran a
-// mark-compact every second, against 0.1 KB and none (docs/benchmark.md,
-// "What survives a request"). It costs no CPU the runs can see.
+// point to alive through every young collection until a full one: in 5 of
+// 14 starts the service promoted 10–14 KB of every request and ran 5–7
+// mark-compacts in 8 s, against 0.1 KB and none (docs/benchmark.md, "What
+// survives a request"). It costs no CPU the runs can see.
 const SERVICE_NODE_FLAGS = [
   '--max-semi-space-size=16',
   '--liftoff-only',
