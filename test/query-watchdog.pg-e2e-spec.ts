@@ -25,7 +25,9 @@ describe('the query watchdog', () => {
   afterEach(() => pool.end());
   afterAll(() => proxy.stop());
 
-  const timed = async <T>(work: Promise<T>) => {
+  const timed = async <T>(
+    work: Promise<T>,
+  ): Promise<{ value?: T; error?: Error; ms: number }> => {
     const started = Date.now();
     const outcome = await work.then(
       (value) => ({ value }),
