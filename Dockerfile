@@ -32,4 +32,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 # Migrations are applied at start (MIGRATE_ON_START, default true). SIGTERM
 # stops accepting connections, lets requests in flight finish, then exits.
 # The Node.js flags are scripts/service-flags.js's (a unit test compares).
-CMD ["node", "--max-semi-space-size=16", "--liftoff-only", "--no-allocation-site-pretenuring", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--liftoff-only", "--no-allocation-site-pretenuring", "--v8-pool-size=1", "dist/main.js"]

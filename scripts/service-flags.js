@@ -32,10 +32,22 @@
 // 14 starts the service promoted 10–14 KB of every request and ran 5–7
 // mark-compacts in 8 s, against 0.1 KB and none (docs/benchmark.md, "What
 // survives a request"). It costs no CPU the runs can see.
+//
+// --v8-pool-size=1: one thread, not four, for V8's background work (its
+// optimizing compiler's jobs, the collector's helpers). About 10,000
+// requests into a fresh process V8 recompiles the whole request path with
+// its optimizing compiler at once (some 120 functions in a second); with
+// four threads that work took both cores of a 2-core machine from the
+// event loop, PostgreSQL and the clients for half a second, and answers
+// took 60–200 ms. With one, the event loop keeps a core: at a fixed rate of
+// half the service's saturation its p99 was 6–26 ms in 7 starts against
+// 21–196 ms in 9, at the same throughput, the same scavenge pauses and the
+// same time to start (docs/benchmark.md, "The compiler's burst").
 const SERVICE_NODE_FLAGS = [
   '--max-semi-space-size=16',
   '--liftoff-only',
   '--no-allocation-site-pretenuring',
+  '--v8-pool-size=1',
 ];
 
 module.exports = { SERVICE_NODE_FLAGS };

@@ -1,7 +1,7 @@
 // scripts/service-flags.js: the Node.js flags the service runs with, the
 // same for `npm start`, the image and the benchmark.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -10,11 +10,12 @@ const { SERVICE_NODE_FLAGS } = require('../../scripts/service-flags') as {
 };
 
 describe("the service's Node.js flags", () => {
-  it('are the young generation of 16 MB semi-spaces, WebAssembly in the baseline tier and no pretenuring', () => {
+  it('are the young generation of 16 MB semi-spaces, WebAssembly in the baseline tier, no pretenuring and one background thread', () => {
     expect(SERVICE_NODE_FLAGS).toEqual([
       '--max-semi-space-size=16',
       '--liftoff-only',
       '--no-allocation-site-pretenuring',
+      '--v8-pool-size=1',
     ]);
   });
 
@@ -105,4 +106,25 @@ describe("the service's Node.js flags", () => {
     if (Number(process.versions.node.split('.')[0]) >= 24)
       expect(young(SERVICE_NODE_FLAGS.slice(0, 2))).toBe(0);
   });
+
+  // Linux names each thread in /proc; V8's background threads are "V8Worker".
+  (existsSync('/proc/self/task') ? it : it.skip)(
+    "give this Node.js's V8 one background thread",
+    () => {
+      const names = `const { readdirSync, readFileSync } = require('node:fs');
+      // A compilation in the background, so that the threads have started.
+      new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+      console.log(JSON.stringify(readdirSync('/proc/self/task').map((t) => readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim())));`;
+      const workers = (flags: string[]) =>
+        (
+          JSON.parse(
+            execFileSync(process.execPath, [...flags, '-e', names], {
+              encoding: 'utf8',
+            }),
+          ) as string[]
+        ).filter((name) => name === 'V8Worker').length;
+      expect(workers(SERVICE_NODE_FLAGS)).toBe(1);
+      expect(workers(SERVICE_NODE_FLAGS.slice(0, 3))).toBe(4);
+    },
+  );
 });
