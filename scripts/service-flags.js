@@ -40,8 +40,8 @@
 // four threads that work took both cores of a 2-core machine from the
 // event loop, PostgreSQL and the clients for half a second, and answers
 // took 60–200 ms. With one, the event loop keeps a core: at a fixed rate of
-// half the service's saturation its p99 was 6–26 ms in 7 starts against
-// 21–196 ms in 9, at the same throughput, the same scavenge pauses and the
+// half the service's saturation its p99 was 6.8–26 ms in 7 starts against
+// 21–196 ms in 8, at the same throughput, the same scavenge pauses and the
 // same time to start (docs/benchmark.md, "The compiler's burst").
 const SERVICE_NODE_FLAGS = [
   '--max-semi-space-size=16',
