@@ -12,7 +12,7 @@
 // pg_auto_failover formation; scripts/topology/ha.js), and --default-timeouts
 // keeps pg_auto_failover's own timeouts there; check and down find out
 // which topology is up.
-const { existsSync, rmSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
 const { runChecks } = require('./topology/checks');
 const {
@@ -76,6 +76,40 @@ function missingPrerequisites({ ha }) {
   return [...new Set(needs.filter(([p]) => !found(p)).map(([, how]) => how))];
 }
 
+/**
+ * The last lines of each process's log in the topology's directory, which
+ * `down` removes: what a failed start leaves to go on. Passwords in
+ * connection strings are shown as `***`.
+ */
+function printLogTails(topology, lines = 15) {
+  let logs = [];
+  try {
+    logs = readdirSync(topology.dir).filter((name) => name.endsWith('.log'));
+  } catch {
+    return;
+  }
+  for (const name of logs.sort()) {
+    let text;
+    try {
+      text = readFileSync(join(topology.dir, name), 'utf8');
+    } catch {
+      continue;
+    }
+    const tail = text
+      .trimEnd()
+      .split('\n')
+      .slice(-lines)
+      .map((line) =>
+        line
+          .replace(/(\/\/[^:@\/\s]+:)[^@\/\s]+@/g, '$1***@')
+          .replace(/(password=)\S+/gi, '$1***'),
+      );
+    console.error(
+      `--- ${name}, its last ${tail.length} lines:\n${tail.join('\n')}`,
+    );
+  }
+}
+
 async function up(options = {}) {
   const running = Topology.load();
   if (running)
@@ -96,6 +130,7 @@ async function up(options = {}) {
     await (options.ha ? startHa(topology, options) : start(topology));
   } catch (error) {
     console.error(error.message);
+    printLogTails(topology);
     await down();
     throw new Error('up failed; what it had started is stopped.');
   }
