@@ -117,6 +117,15 @@ function makeOwnedDir(dir) {
   if (uid !== undefined) chownSync(dir, uid, gid);
 }
 
+/** Makes `relative` under `root` (which exists), each level owned by postgres. */
+function makeOwnedPath(root, relative) {
+  let dir = root;
+  for (const part of relative.split('/').filter(Boolean)) {
+    dir = join(dir, part);
+    makeOwnedDir(dir);
+  }
+}
+
 /**
  * The environment of every pg_autoctl command: its configuration and state
  * files under the topology's directory instead of the postgres user's home
@@ -376,6 +385,18 @@ async function startHa(topology, { defaultTimeouts }) {
   };
   topology.save();
   for (const dir of ['', 'sock', 'run']) makeOwnedDir(pgDir(topology, dir));
+  // pg_autoctl keeps each node's configuration, state and pid files under
+  // XDG_*/pg_autoctl/<its data directory>, creating what is missing; the
+  // three processes start at once and each would create the directories
+  // they share, and one that finds a directory made meanwhile stops
+  // ("Failed to create state directory …: File exists"). Made beforehand,
+  // level by level, each owned by postgres.
+  for (const base of ['config', 'share', 'run'])
+    for (const role of ['monitor', ...NODES])
+      makeOwnedPath(
+        pgDir(topology),
+        join(base, 'pg_autoctl', pgDir(topology, role)),
+      );
 
   const monitorChild = startAutoctl(topology, 'monitor', monitor, ['monitor']);
   const nodeChildren = NODES.map((role) =>
@@ -455,7 +476,11 @@ async function startHaService(topology, role, port) {
     ...SERVICE_SETTINGS,
   };
   const log = topology.path(`${role}.log`);
-  const child = startDetached(process.execPath, [...SERVICE_NODE_FLAGS, SERVICE_MAIN], { log, env });
+  const child = startDetached(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, SERVICE_MAIN],
+    { log, env },
+  );
   topology.record({ role, pid: child.pid, startTime: child.startTime, port });
   await waitFor(
     `service ${role}`,
