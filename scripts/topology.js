@@ -82,6 +82,10 @@ function missingPrerequisites({ ha }) {
  * connection strings are shown as `***`.
  */
 function printLogTails(topology, lines = 15) {
+  // The service's own masking of a connection string (built: up checks dist/).
+  const { redactCredentials } = require(
+    join(PROJECT, 'dist', 'config', 'app-config'),
+  );
   let logs = [];
   try {
     logs = readdirSync(topology.dir).filter((name) => name.endsWith('.log'));
@@ -99,11 +103,7 @@ function printLogTails(topology, lines = 15) {
       .trimEnd()
       .split('\n')
       .slice(-lines)
-      .map((line) =>
-        line
-          .replace(/(\/\/[^:@\/\s]+:)[^@\/\s]+@/g, '$1***@')
-          .replace(/(password=)\S+/gi, '$1***'),
-      );
+      .map(redactCredentials);
     console.error(
       `--- ${name}, its last ${tail.length} lines:\n${tail.join('\n')}`,
     );

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const { SERVICE_NODE_FLAGS } = require('../../scripts/service-flags') as {
   SERVICE_NODE_FLAGS: string[];
 };
@@ -103,8 +104,7 @@ describe("the service's Node.js flags", () => {
       );
     expect(young(SERVICE_NODE_FLAGS)).toBe(1000);
     // Node.js 24's V8 pretenures that literal by default; Node.js 22's does not.
-    if (Number(process.versions.node.split('.')[0]) >= 24)
-      expect(young(SERVICE_NODE_FLAGS.slice(0, 2))).toBe(0);
+    if (NODE_MAJOR >= 24) expect(young(SERVICE_NODE_FLAGS.slice(0, 2))).toBe(0);
   });
 
   // Linux lists a process's threads in /proc. Node.js starts four threads
@@ -127,7 +127,7 @@ describe("the service's Node.js flags", () => {
         threads(SERVICE_NODE_FLAGS.slice(0, 3)),
       ];
       expect(fourWorkers.length - deployed.length).toBe(3);
-      if (Number(process.versions.node.split('.')[0]) >= 24)
+      if (NODE_MAJOR >= 24)
         expect(
           [deployed, fourWorkers].map(
             (list) => list.filter((name) => name === 'V8Worker').length,
