@@ -141,8 +141,11 @@ const FRIENDS = statement((p: FriendsParams) =>
  * The bytes of JSON a piece of a streamed list starts a new one after: a
  * piece holds whole entries, up to this many bytes and one entry more (an
  * entry is at most some 80 KB: three picture lists at their longest).
+ * Each piece becomes a string on V8's heap; pieces of 16 KB, four a read,
+ * cost no more CPU than pieces of 64 KB two a read and keep the process's
+ * peak some 20 MB lower under load (docs/benchmark.md, "Long lists stream").
  */
-const PIECE_BYTES = 64 * 1024;
+const PIECE_BYTES = 16 * 1024;
 
 /**
  * The cursor of a whole list too long to hold at once (findFriends): its
@@ -195,9 +198,9 @@ const FRIEND_LIST = statement(
       .orderBy('part')}`,
 );
 
-/** The next two pieces of the list (some 128 KB): what one read of the cursor holds. */
+/** The next four pieces of the list (some 64 KB): what one read of the cursor holds. */
 const NEXT_PIECES = statement(
-  () => sql<{ part: number; text: string }>`FETCH 2 FROM friend_list`,
+  () => sql<{ part: number; text: string }>`FETCH 4 FROM friend_list`,
 );
 
 interface FriendshipParams {
@@ -374,7 +377,7 @@ export class FriendsRepository {
     const list = tagThenPieces(
       this.database.cursor(FRIEND_LIST, params, {
         statement: NEXT_PIECES,
-        size: 2,
+        size: 4,
       }),
     );
     // Read, the tag leaves the list started: leaving it now ends the cursor.

@@ -1,5 +1,4 @@
 import { Logger, StreamableFile } from '@nestjs/common';
-import { Readable } from 'node:stream';
 import {
   Collection,
   encodeCursor,
@@ -11,6 +10,7 @@ import {
 } from '../pagination';
 import { conditional, conditionalJson, JSON_TYPE } from './conditional';
 import type { Exchange } from './exchange';
+import { onDemand } from './on-demand';
 
 /** What a collection's elements come as: objects, their JSON, or their JSON streamed. */
 type Items = unknown[] | string | StreamedJson;
@@ -74,10 +74,9 @@ async function streamedJson(
     });
   // Read a piece at a time, as the response takes them: the rest stays
   // where it is read from.
-  const body = Readable.from(pieces, { highWaterMark: 1 });
-  return new StreamableFile(body, { type: JSON_TYPE }).setErrorLogger(
-    (error: Error) => brokeOff(error.message),
-  );
+  return new StreamableFile(onDemand(pieces), {
+    type: JSON_TYPE,
+  }).setErrorLogger((error: Error) => brokeOff(error.message));
 }
 
 const STREAM_LOG = new Logger('Collection');
