@@ -8,8 +8,9 @@
 // (a) and (d) on GET current identity and on its small-tenant variant, where
 // the run measured them; (b) on GET current identity, the one scenario
 // driven at a fixed rate; (c) on the peak after each scenario of GET
-// requests: the identity API's (named GET, run first), then PUT, then the
-// SCIM searches (GETs too, so the span holds the PUT; the peak only grows).
+// requests: the identity API's (named GET, run first), then the SCIM
+// searches (GETs too); the PUT runs after them all, so that the span is the
+// GETs' alone (the peak only grows: PUT's is printed after theirs).
 
 const MAX_P99_VS_FLOOR = 3;
 const MAX_RSS_MB = 250;
