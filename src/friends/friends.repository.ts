@@ -141,9 +141,10 @@ const FRIENDS = statement((p: FriendsParams) =>
  * The bytes of JSON a piece of a streamed list starts a new one after: a
  * piece holds whole entries, up to this many bytes and one entry more (an
  * entry is at most some 80 KB: three picture lists at their longest).
- * Each piece becomes a string on V8's heap; pieces of 16 KB, four a read,
- * cost no more CPU than pieces of 64 KB two a read and keep the process's
- * peak some 20 MB lower under load (docs/benchmark.md, "Long lists stream").
+ * Each piece becomes a string on V8's heap; with pieces of 16 KB, four a
+ * read, the service serves as many lists a second as with pieces of 64 KB
+ * two a read (within the runs' spread) and peaks 20–40 MB lower under
+ * their load (docs/benchmark.md, "Long lists stream").
  */
 const PIECE_BYTES = 16 * 1024;
 
