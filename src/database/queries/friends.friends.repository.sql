@@ -222,7 +222,7 @@ DECLARE friend_list NO SCROLL CURSOR FOR (
               ORDER BY
                 n
             ) - octet_length(json) - 1
-          ) / 65536 + 1
+          ) / 16384 + 1
         )::int as "part"
       from
         "entry"
@@ -273,7 +273,7 @@ DECLARE friend_list NO SCROLL CURSOR FOR (
 );
 
 -- NEXT_PIECES
-FETCH 2
+FETCH 4
 FROM
   friend_list;
 
