@@ -103,8 +103,16 @@ describe("the service's Node.js flags", () => {
         ),
       );
     expect(young(SERVICE_NODE_FLAGS)).toBe(1000);
-    // Node.js 24's V8 pretenures that literal by default; Node.js 22's does not.
-    if (NODE_MAJOR >= 24) expect(young(SERVICE_NODE_FLAGS.slice(0, 2))).toBe(0);
+    // Node.js 24's V8 pretenures that literal by default; Node.js 22's does
+    // not. It decides so from what its optimized code of `make` records,
+    // which depends on when that code is ready: in about one run in three it
+    // has not yet decided. Some run of eight does.
+    if (NODE_MAJOR >= 24) {
+      const runs: number[] = [];
+      for (let n = 0; n < 8 && !runs.includes(0); n++)
+        runs.push(young(SERVICE_NODE_FLAGS.slice(0, 2)));
+      expect(runs).toContain(0);
+    }
   });
 
   // Linux lists a process's threads in /proc. Node.js starts four threads
