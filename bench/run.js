@@ -25,6 +25,7 @@ const { parseArgs } = require('node:util');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 const { targets, targetsTable } = require('./targets');
+const { openLoop: generate } = require('./open-loop');
 const { hasWrk, wrkPass, CONNECTIONS: WRK_CONNECTIONS, THREADS: WRK_THREADS } = require('./wrk');
 const { SERVICE_NODE_FLAGS: DEPLOYED_FLAGS } = require('../scripts/service-flags');
 
@@ -276,45 +277,16 @@ async function fixedRate(script, port, rate) {
  * with a `probe` ({ begin, end }, async), also what its `end` answers, its window the measured seconds.
  */
 async function openLoop(port, rate, pid, { warmup = WARMUP, seconds = DURATION, probe } = {}) {
-  const { Pool } = require('undici');
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 64 });
-  const token = rotate(ACCESS);
-  const send = async (due, latencies) => {
-    try {
-      const res = await pool.request({ method: 'GET', path: API, headers: { authorization: `Bearer ${token()}` } });
-      await res.body.dump();
-      if (res.statusCode !== 200) latencies.errors++;
-    } catch {
-      latencies.errors++;
-    }
-    latencies.push(performance.now() - due);
-  };
-  const run = async (seconds) => {
-    const latencies = Object.assign([], { errors: 0 });
-    const sent = [];
-    const begin = performance.now();
-    const total = Math.round(seconds * rate);
-    for (let i = 0; i < total; ) {
-      // Every request due by now, then wait a millisecond.
-      for (; i < total && begin + (i * 1000) / rate <= performance.now(); i++) sent.push(send(begin + (i * 1000) / rate, latencies));
-      await new Promise((done) => setTimeout(done, 1));
-    }
-    await Promise.all(sent);
-    return latencies;
-  };
-  try {
-    if (warmup) await run(warmup);
+  const drive = (seconds, onStart) => generate({ port, path: API, tokens: ACCESS, rate, seconds, onStart });
+  if (warmup) await drive(warmup);
+  let before;
+  const { requests, generatorGc, ...latencies } = await drive(seconds, async () => {
     await probe?.begin();
-    const before = cpuNow(pid);
-    const latencies = await run(seconds);
-    const cpu = cpuPerRequest(before, cpuNow(pid), latencies.length);
-    const probed = await probe?.end();
-    latencies.sort((a, b) => a - b);
-    const at = (p) => Number(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))].toFixed(1));
-    return { latencies: { p50: at(0.5), p99: at(0.99), p999: at(0.999), errors: latencies.errors }, requests: latencies.length, probed, ...cpu };
-  } finally {
-    await pool.close();
-  }
+    before = cpuNow(pid);
+  });
+  const cpu = cpuPerRequest(before, cpuNow(pid), requests);
+  const probed = await probe?.end();
+  return { latencies: { ...latencies, generatorGc }, requests, probed, ...cpu };
 }
 
 /**
@@ -491,9 +463,12 @@ async function main() {
   for (const r of rows) console.log(`| ${r.scenario} | ${r.service?.serverCpuMs} | ${r.service?.postgresCpuMs} | ${r.baseline?.serverCpuMs ?? '–'} | ${r.baseline?.postgresCpuMs ?? '–'} |`);
   for (const run of atRate) {
     console.log(`\nGET current identity at a fixed ${run.rate} req/s (half ${run.what} saturation), open loop, 64 connections, ${DURATION} s:\n`);
-    console.log('| | p50 ms | p99 ms | p99.9 ms | failed |');
-    console.log('|---|---|---|---|---|');
-    for (const name of ['service', 'peer', 'floor']) console.log(`| ${name} | ${run[name].p50} | ${run[name].p99} | ${run[name].p999} | ${run[name].errors} |`);
+    console.log("| | p50 ms | p99 ms | p99.9 ms | failed | the load generator's own collections: count, ms in all (longest) |");
+    console.log('|---|---|---|---|---|---|');
+    for (const name of ['service', 'peer', 'floor']) {
+      const [r, gc] = [run[name], run[name].generatorGc];
+      console.log(`| ${name} | ${r.p50} | ${r.p99} | ${r.p999} | ${r.errors} | ${gc.count}, ${gc.ms} (${gc.maxMs}) |`);
+    }
     console.log(`Service p99 ÷ floor p99: ${(run.service.p99 / run.floor.p99).toFixed(2)}; ÷ peer p99: ${(run.service.p99 / run.peer.p99).toFixed(2)}`);
   }
   if (viaWrk) printWrk(viaWrk, rows.find((r) => r.scenario === CURRENT[0]));
