@@ -8,11 +8,11 @@
 // them at once. It therefore allocates little: requests go through undici's
 // dispatch API (callbacks, no response stream or promise per request), and
 // due times and latencies are kept in typed arrays. With a promise and a
-// response stream per request, its scavenges took 10–20 ms every 1.5–3.5 s
-// at 1,200 requests/s, and they made most of the slow answers the runs
-// recorded, the floor's as well as the service's (docs/benchmark.md,
-// "The load generator's own pauses"). Its own collections during the
-// measured seconds are counted and returned beside the latencies.
+// response stream per request, its scavenges took 10–23 ms every 1.5–3.5 s
+// at 1,200 requests/s, and most windows of slow answers, the floor's as
+// well as the service's, began with one (docs/benchmark.md, "The load
+// generator's own pauses"). Its own collections during the measured
+// seconds are counted and returned beside the latencies.
 const { PerformanceObserver } = require('node:perf_hooks');
 const { Pool } = require('undici');
 

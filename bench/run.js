@@ -67,7 +67,7 @@ const WARMUP = QUICK ? 1 : 3;
 // 10,500 requests into a fresh process V8 recompiles the request path with
 // its optimizing compiler, all at once: the runs measure the state after it,
 // which 3 s reach only at 3,500 requests/s or more (docs/benchmark.md,
-// "Latency at a fixed rate"). Quick runs keep their second.
+// "Warm-up counted in requests"). Quick runs keep their second.
 const WARMUP_REQUESTS = 15000;
 const fixedRateWarmup = (rate) => (QUICK ? WARMUP : Math.max(WARMUP, WARMUP_REQUESTS / rate));
 const DURATION = values.duration ? Number(values.duration) : QUICK ? 3 : values.ledger ? 5 : 15;
