@@ -279,10 +279,13 @@ async function fixedRate(script, port, rate) {
 }
 
 /**
- * Drives GET current at `rate` (open loop, 64 connections): `warmup`
- * seconds, then `seconds` measured (fixedRateWarmup(rate) and DURATION unless given). Returns p50/p99/p99.9 (ms, from each request's
- * due time), the number of requests measured and the CPU per request of the server `pid` and of PostgreSQL;
- * with a `probe` ({ begin, end }, async), also what its `end` answers, its window the measured seconds.
+ * Drives GET current at `rate` (open loop, 64 connections, bench/open-loop.js):
+ * `warmup` seconds, then `seconds` measured (fixedRateWarmup(rate) and
+ * DURATION unless given). Returns p50/p99/p99.9 (ms, from each request's due
+ * time) with the generator's own collections, the number of requests
+ * measured and the CPU per request of the server `pid` and of PostgreSQL;
+ * with a `probe` ({ begin, end }, async), also what its `end` answers, its
+ * window the measured seconds.
  */
 async function openLoop(port, rate, pid, { warmup = fixedRateWarmup(rate), seconds = DURATION, probe } = {}) {
   const drive = (seconds, onStart) => generate({ port, path: API, tokens: ACCESS, rate, seconds, onStart });
